@@ -1,0 +1,62 @@
+# ext2/minix on iomap and fs_buf: the workbench. See README.md.
+# Flow: setup -> tree -> build -> vm -> tests -> bench.
+
+OUT      := build/out
+KVER      = $(shell setup/kernel-version.sh)
+KDIR      = /lib/modules/$(KVER)/build
+
+.PHONY: all deps tree tree-reapply series check-series modules tools selftest-module \
+	run shell check check-full clean distclean
+
+all: modules tools
+
+deps:
+	@setup/install.sh
+
+# The kernel tree, build/linux: pristine Debian source + patches/ as commits.
+tree: deps
+	@tree/tree.sh create
+
+tree-reapply: deps
+	@tree/tree.sh reapply
+
+# Export build/linux's commits back to patches/.
+series:
+	@tree/series.sh
+
+# The series applies to a fresh pristine tree, and checkpatch --strict is clean.
+check-series: deps
+	@tree/check-series.sh
+
+modules: tree
+	@build/modules.sh
+
+tools: deps
+	@$(MAKE) -s -C tools O=$(CURDIR)/$(OUT)/tools
+
+selftest-module: deps
+	@rm -rf $(OUT)/selftest && mkdir -p $(OUT)/selftest/src
+	@cp vm/selftest/misbehave.c vm/selftest/Kbuild $(OUT)/selftest/src/
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR)/$(OUT)/selftest/src modules
+	@cp $(OUT)/selftest/src/misbehave.ko $(OUT)/selftest/ && : > $(OUT)/selftest/load-order
+
+# Boot QEMU with our modules and show them at work.
+run: modules tools
+	@vm/run.sh --name demo --timeout 600 vm/demo.sh
+
+# An interactive shell in the guest with our modules loaded.
+shell: modules tools
+	@vm/run.sh --name shell --interactive vm/shell.sh
+
+# The suite. T="case ..." runs only those cases; BLOCK_SIZES="4096" limits sizes.
+check: modules tools selftest-module
+	@tests/check.sh $(T)
+
+check-full: modules tools selftest-module
+	@SCALE=10 SUITE_TIMEOUT=14400 tests/check.sh $(T)
+
+clean:
+	rm -rf $(OUT)
+
+distclean:
+	rm -rf build/linux build/linux.tmp $(OUT)

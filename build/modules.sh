@@ -1,0 +1,52 @@
+#!/bin/bash
+# Build the modules in build/modules.list from the kernel tree against Debian's
+# installed headers (tier M). Sources are copied out first so the tree stays
+# free of build products.
+#   modules.sh [--rev REV] [--out DIR]
+#     --rev REV   build the sources as of commit REV (e.g. "pristine": stock 6.1)
+#                 instead of the working tree
+#     --out DIR   where the .ko files go (default build/out/modules)
+#     --tree DIR  the kernel tree (default build/linux)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+rev=""
+out=$top/build/out/modules
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rev) rev=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--tree) tree=$2; shift 2 ;;
+	*) echo "usage: $0 [--rev REV] [--out DIR] [--tree DIR]" >&2; exit 2 ;;
+	esac
+done
+kver=${KVER:-$("$top/setup/kernel-version.sh")}
+kdir=/lib/modules/$kver/build
+[ -d "$kdir" ] || { echo "modules: no headers at $kdir (make deps)" >&2; exit 1; }
+[ -e "$tree/.git" ] || { echo "modules: no tree at $tree (make tree)" >&2; exit 1; }
+
+rm -rf "$out"
+mkdir -p "$out/src"
+: > "$out/load-order"
+while read -r name dir syms; do
+	case "$name" in ''|'#'*) continue ;; esac
+	src=$out/src/$name
+	mkdir -p "$src"
+	if [ -n "$rev" ]; then
+		git -C "$tree" archive "$rev" "$dir" | tar -x -C "$src" --strip-components=$(($(tr -cd / <<< "$dir" | wc -c) + 1))
+	else
+		cp -a "$tree/$dir/." "$src/"
+	fi
+	makevars=() cflags=""
+	for s in $syms; do
+		makevars+=("CONFIG_$s")
+		case "$s" in
+		*=y) cflags+=" -DCONFIG_${s%=y}=1" ;;
+		*=m) cflags+=" -DCONFIG_${s%=m}_MODULE=1" ;;
+		esac
+	done
+	echo "modules: building $name from ${rev:-working tree}:$dir for $kver"
+	make -s -C "$kdir" M="$src" "${makevars[@]}" KCFLAGS="$cflags" modules
+	cp "$src/$name.ko" "$out/"
+	echo "$name.ko" >> "$out/load-order"
+done < "$top/build/modules.list"

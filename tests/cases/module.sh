@@ -1,0 +1,20 @@
+# The suite's mounts are served by our module, and the check that says so
+# catches a mount served by another driver (Debian's ext4 mounting ext2).
+# setup: none
+# block-sizes: 4096
+fs_mkfs
+expect_eq "$(cat /sys/module/$FS_MODULE/srcversion)" "$(modinfo -F srcversion "$RUN_DIR/modules/$FS_MODULE.ko")" \
+	"the loaded $FS_MODULE is ours"
+grep -qw "$FS_TYPE" /proc/filesystems || fail "$FS_TYPE not registered"
+fs_mount
+expect_eq "$(awk -v m="$MNT" '$2 == m { print $3 }' /proc/mounts)" "$FS_TYPE" "type in /proc/mounts"
+fs_umount
+# Negative control: ext4 serving the same image must not pass fs_mount's check.
+before=$(fs_module_refs)
+mount -t ext4 "$DEV" "$MNT" || fail "ext4 cannot mount the image"
+after=$(fs_module_refs)
+umount "$MNT"
+[ "$after" = "$before" ] || fail "the served-by check counted an ext4 mount as ours"
+[ -e "/sys/fs/ext4/${DEV#/dev/}" ] && fail "ext4 left its sysfs entry"
+fs_mount
+fs_umount

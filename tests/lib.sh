@@ -1,0 +1,107 @@
+# Helpers for test cases; the guest runner (tests/runner.sh) sources this.
+# A case runs under "set -e" with the filesystem mounted at $MNT and $MNT as
+# its working directory. Environment: FS_BS (block size), FS_SIZE, DEV, AUX_DEV,
+# MNT, FS_TYPE, TOOLS (the project's C tools), SCALE (1, or more for check-full).
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect_eq GOT WANT WHAT
+expect_eq() {
+	[ "$1" = "$2" ] || fail "$3: got '$1', want '$2'"
+}
+
+# expect_fail ERROR-TEXT COMMAND...: the command must fail, saying ERROR-TEXT.
+expect_fail() {
+	local want=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		fail "'$*' succeeded; want failure '$want'"
+	fi
+	grep -qi -- "$want" <<< "$out" || fail "'$*' failed with '$out'; want '$want'"
+}
+
+fs_mkfs() {
+	mkfs.ext2 -q -F -b "$FS_BS" "$@" "$DEV" "$FS_SIZE" > /dev/null ||
+		fail "mkfs.ext2 -b $FS_BS $* failed"
+}
+
+# The module that registered $FS_TYPE holds one reference per mounted
+# superblock: a mount that does not raise our module's count was served by
+# another driver (Debian's ext4 also registers "ext2").
+fs_module_refs() {
+	cat "/sys/module/$FS_MODULE/refcnt" 2>/dev/null || echo none
+}
+
+# fs_mount [MOUNT-OPTIONS]
+fs_mount() {
+	local before after
+	before=$(fs_module_refs)
+	mount -t "$FS_TYPE" ${1:+-o "$1"} "$DEV" "$MNT" || fail "mount -t $FS_TYPE ${1:+-o $1} failed"
+	after=$(fs_module_refs)
+	if [ "$before" = none ] || [ "$after" != $((before + 1)) ]; then
+		umount "$MNT"
+		fail "the mount is not served by module $FS_MODULE (refs $before -> $after)"
+	fi
+	[ -e "/sys/fs/ext4/${DEV#/dev/}" ] && fail "ext4 serves the mount"
+	return 0
+}
+
+fs_umount() {
+	cd /
+	umount "$MNT" || fail "umount failed"
+}
+
+# Unmount and mount again: the next reads come from the disk.
+fs_cycle() {
+	fs_umount
+	fs_mount "$@"
+	cd "$MNT"
+}
+
+fs_fsck() {
+	local out
+	out=$(e2fsck -fn "$DEV" 2>&1) || fail "e2fsck -fn: $out"
+}
+
+# fs_debugfs CMD: debugfs on the device with O_DIRECT: what is on the disk now,
+# not what the block device's page cache remembers. Sync first to see the
+# filesystem's latest state.
+fs_debugfs() {
+	debugfs -D -R "$1" "$DEV" 2> /dev/null
+}
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# byte_at FILE OFFSET [-d]: the byte at OFFSET in hex, read with pread (with
+# O_DIRECT for -d; OFFSET must then be aligned).
+byte_at() {
+	xfs_io ${3:-} -c "pread -q -v $2 4096" "$1" | awk 'NR == 1 { print $2 }'
+}
+
+# Print the md5 of a file.
+md5() {
+	md5sum < "$1" | cut -d' ' -f1
+}
+
+# skip REASON: the case cannot run here (counted apart from passes and failures).
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+# run_integrity MIX OPS [OPTIONS...]: the data-integrity exerciser on two files
+# in the current directory. The seed is fixed per case and block size (SEED
+# overrides) so a failure replays; SCALE multiplies the op count.
+run_integrity() {
+	local mix=$1 ops=$2 seed
+	shift 2
+	seed=${SEED:-$(cksum <<< "$CASE-$FS_BS" | cut -d' ' -f1)}
+	"$TOOLS/integrity" -q -S "$seed" -N $((ops * SCALE)) -m "$mix" "$@" f1 f2 ||
+		fail "integrity -m $mix -S $seed -N $((ops * SCALE)) $* failed"
+}

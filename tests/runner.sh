@@ -1,0 +1,120 @@
+#!/bin/bash
+# Guest side of the test suite: run test cases at each block size against a
+# fresh filesystem, then check it with e2fsck -fn and the kernel's log.
+#   runner.sh [CASE...]        (default: every tests/cases/*.sh)
+# Environment: BLOCK_SIZES (default "1024 2048 4096"), SCALE (default 1),
+# RESULTS (file that gets one line per result).
+# A case file may start with header lines:
+#   # block-sizes: 4096        only these block sizes
+#   # fs-size: 64M             size of the filesystem (default 512M)
+#   # mkfs: OPTIONS            extra mkfs.ext2 options
+#   # mount: OPTIONS           mount options
+#   # setup: none              the case makes and mounts its filesystem itself
+#   # timeout: SEC             (default 900)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+. "$top/vm/kcheck.sh"
+
+export FS_TYPE=ext2 FS_MODULE=ext2 DEV=/dev/vda AUX_DEV=/dev/vdb MNT=/mnt/scratch
+export TOOLS=$top/build/out/tools SCALE=${SCALE:-1} RUN_DIR=${RUN_DIR:-$PWD}
+RESULTS=${RESULTS:-/dev/null}
+block_sizes=${BLOCK_SIZES:-1024 2048 4096}
+
+header() { sed -n "s/^# $2: *//p" "$1" | head -1; }
+
+passed=0 failed=0 skipped=0
+result() { # STATUS BS NAME DETAIL
+	echo "$1 $2 $3${4:+ $4}" >> "$RESULTS"
+	case "$1" in
+	ok) passed=$((passed + 1)); echo "ok   bs=$2 $3 $4" ;;
+	skip) skipped=$((skipped + 1)); echo "skip bs=$2 $3 $4" ;;
+	*) failed=$((failed + 1)); echo "FAIL bs=$2 $3 $4" ;;
+	esac
+}
+
+run_case() { # FILE BS
+	local file=$1 bs=$2 name log klog t0 taint0 why=""
+	name=$(basename "$file" .sh)
+	log=/tmp/$name-$bs.log
+	klog=/tmp/$name-$bs.dmesg
+	export FS_BS=$bs FS_SIZE FS_MKFS FS_MOUNT CASE=$name
+	FS_SIZE=$(header "$file" fs-size)
+	FS_SIZE=${FS_SIZE:-512M}
+	FS_MKFS=$(header "$file" mkfs)
+	FS_MOUNT=$(header "$file" mount)
+	local setup tmo
+	setup=$(header "$file" setup)
+	tmo=$(header "$file" timeout)
+	tmo=${tmo:-900}
+
+	# Defaults a case may have changed.
+	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
+	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+	dmesg -c > /dev/null
+	taint0=$(cat /proc/sys/kernel/tainted)
+	t0=${EPOCHREALTIME/./}
+	timeout -k 10 "$tmo" bash -c '
+		set -e
+		. "$1/tests/lib.sh"
+		if [ "$2" != none ]; then
+			fs_mkfs $FS_MKFS
+			fs_mount "$FS_MOUNT"
+		fi
+		cd "$MNT"
+		. "$3"
+		cd /
+		if mountpoint -q "$MNT"; then fs_umount; fi
+	' case "$top" "$setup" "$file" > "$log" 2>&1
+	local rc=$?
+	case $rc in
+	0|77) ;;
+	124|137) why="timed out after ${tmo}s" ;;
+	*) why=$(grep -m1 '^FAIL: ' "$log" | cut -c7-); why=${why:-exited with an error} ;;
+	esac
+	# Whatever happened, the filesystem must end unmounted and clean, and the
+	# kernel quiet.
+	if mountpoint -q "$MNT"; then umount "$MNT" || umount -l "$MNT"; fi
+	blockdev --flushbufs "$DEV"
+	if [ -z "$why" ] && dumpe2fs -h "$DEV" > /dev/null 2>&1; then
+		e2fsck -fn "$DEV" >> "$log" 2>&1 || why="e2fsck -fn found errors"
+	fi
+	dmesg > "$klog"
+	if [ -z "$why" ] && ! kcheck_log "$klog" >> "$log"; then
+		why="kernel log: $(grep -m1 '^kernel log' "$log" | cut -c13-)"
+	fi
+	if [ -z "$why" ] && [ "$(cat /proc/sys/kernel/tainted)" != "$taint0" ]; then
+		kcheck_taint "$(cat /proc/sys/kernel/tainted)" >> "$log" || why="kernel became tainted"
+	fi
+	[ -z "$why" ] && [ "$rc" = 77 ] && why=skip
+	local us=$((${EPOCHREALTIME/./} - t0))
+	local secs=$((us / 1000000)).$((us / 100000 % 10))
+	if [ "$why" = skip ]; then
+		result skip "$bs" "$name" "($(grep -m1 '^SKIP: ' "$log" | cut -c7-))"
+	elif [ -n "$why" ]; then
+		result FAIL "$bs" "$name" "($secs s): $why"
+		sed 's/^/    | /' "$log" | tail -40
+		[ -s "$klog" ] && sed 's/^/    k /' "$klog" | tail -40
+	else
+		result ok "$bs" "$name" "(${secs}s)"
+	fi
+}
+
+cases=()
+if [ $# -eq 0 ]; then
+	cases=("$here"/cases/*.sh)
+else
+	for c in "$@"; do cases+=("$here/cases/${c%.sh}.sh"); done
+fi
+for file in "${cases[@]}"; do
+	[ -f "$file" ] || { result FAIL - "$(basename "$file" .sh)" "no such case"; continue; }
+	only=$(header "$file" block-sizes)
+	for bs in $block_sizes; do
+		if [ -n "$only" ] && ! grep -qw "$bs" <<< "$only"; then
+			continue
+		fi
+		run_case "$file" "$bs"
+	done
+done
+echo "guest totals: $passed ok, $failed failing, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Check patches/ as a submission: it applies in order to the pristine tree,
+# every patch passes checkpatch --strict, and (with --build-each) the modules
+# build after every patch.
+#   check-series.sh [--build-each]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+[ -d "$tree/.git" ] || "$top/tree/tree.sh" create
+work=$top/build/out/check-series
+rm -rf "$work"
+git -C "$tree" worktree prune
+trap 'git -C "$tree" worktree remove --force "$work" 2> /dev/null || true' EXIT
+git -C "$tree" worktree add -q --detach "$work" pristine
+
+bad=0 n=0
+while read -r p; do
+	p=${p%%#*}
+	[ -n "${p// /}" ] || continue
+	n=$((n + 1))
+	if ! git -C "$work" am -q "$top/patches/$p"; then
+		echo "check-series: $p does not apply"
+		exit 1
+	fi
+	if ! (cd "$work" && scripts/checkpatch.pl --strict --quiet --no-summary "$top/patches/$p"); then
+		echo "check-series: checkpatch --strict complains about $p"
+		bad=1
+	fi
+	if [ "${1:-}" = --build-each ]; then
+		"$top/build/modules.sh" --tree "$work" --out "$top/build/out/check-series-modules" > /dev/null ||
+			{ echo "check-series: modules do not build after $p"; bad=1; }
+	fi
+done < "$top/patches/series"
+echo "check-series: $n patches apply to pristine; $([ "$bad" = 0 ] && echo all clean || echo problems above)"
+exit "$bad"

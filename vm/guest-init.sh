@@ -1,0 +1,55 @@
+#!/bin/bash
+# PID 1 of the guest after switch_root: the host's root is "/" (read-only 9p).
+# Give the guest writable scratch space, load the run's modules, run the job
+# from the host's run directory (/mnt/out), record its exit code and the
+# kernel's log, and power off. Never returns: PID 1 exiting panics the kernel.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=${TERM:-linux}
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+for d in /tmp /run /var/tmp /mnt /root; do mount -t tmpfs tmpfs "$d"; done
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p /mnt/out /mnt/scratch /mnt/aux
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
+
+out=/mnt/out
+export RUN_DIR=$out
+poweroff() {
+	sync
+	echo o > /proc/sysrq-trigger
+	sleep 60
+}
+
+# Kernel knobs: surface hangs sooner than the default two minutes.
+sysctl -q kernel.hung_task_timeout_secs=90 kernel.panic_on_oops=0 kernel.printk="5 4 1 7"
+hostname guest
+
+rc=0
+while read -r ko; do
+	[ -n "$ko" ] || continue
+	for dep in $(modinfo -F depends "$out/modules/$ko" | tr , ' '); do
+		modprobe "$dep" || rc=1
+	done
+	insmod "$out/modules/$ko" || { echo "guest: insmod $ko failed"; rc=1; }
+done < <(cat "$out/modules/load-order" 2>/dev/null)
+if command -v dmsetup > /dev/null; then dmsetup mknodes 2>/dev/null; fi
+
+if [ "$rc" -eq 0 ]; then
+	cd "$out"
+	bash "$out/job" < /dev/console > /dev/console 2>&1
+	rc=$?
+	cd /
+fi
+dmesg > "$out/dmesg"
+cat /proc/sys/kernel/tainted > "$out/tainted"
+echo "$rc" > "$out/rc"
+poweroff

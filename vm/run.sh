@@ -1,0 +1,100 @@
+#!/bin/bash
+# Boot a kernel in QEMU with a set of modules, run one job script in the guest
+# and judge the run: the job's exit code, the time limit and the kernel's log.
+#   run.sh [options] JOB [ARGS...]
+#     --name NAME       run directory build/out/vm/NAME (default "run")
+#     --kernel FILE     kernel image (default Debian's /boot/vmlinuz-KVER)
+#     --modules DIR     modules to load, with DIR/load-order (default build/out/modules;
+#                       "none" loads nothing)
+#     --timeout SEC     wall-clock limit for the whole VM (default 1800)
+#     --mem MB          guest memory (default 2048)
+#     --disk SIZE       size of each scratch disk, /dev/vda and /dev/vdb (default 8G, sparse)
+#     --env VAR=VALUE   set VAR for the job (repeatable)
+#     --interactive     console on this terminal, job may read it
+# Environment: VM_ACCEL=kvm tries KVM and falls back to TCG (default: TCG only,
+# since nested KVM hangs in early boot on the machines we run on).
+# Exit code 0 only when the job exited 0, in time, and the kernel stayed clean.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/vm/kcheck.sh"
+
+envs=()
+name=run kernel="" modules=$top/build/out/modules timeout=1800 mem=2048 disk=8G interactive=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--name) name=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
+	--modules) modules=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
+	--env) envs+=("$2"); shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	--) shift; break ;;
+	-*) sed -n '2,/^set /p' "$0" | sed '$d' >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+[ $# -ge 1 ] || { echo "usage: $0 [options] JOB [ARGS...]" >&2; exit 2; }
+job=$(realpath "$1")
+shift
+
+kver=$("$top/setup/kernel-version.sh") || exit 1
+kernel=${kernel:-/boot/vmlinuz-$kver}
+initrd=$top/build/out/initramfs-$kver.cpio.gz
+if [ ! -f "$initrd" ] || [ "$initrd" -ot "$top/vm/initramfs-init" ] || [ "$initrd" -ot "$top/vm/initramfs.sh" ]; then
+	"$top/vm/initramfs.sh" "$kver" "$initrd" || exit 1
+fi
+
+run=$top/build/out/vm/$name
+rm -rf "$run"
+mkdir -p "$run/modules"
+if [ "$modules" != none ]; then
+	cp "$modules"/*.ko "$modules/load-order" "$run/modules/" || exit 1
+fi
+{
+	printf 'export PROJECT=%q\n' "$top"
+	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
+	printf 'set --'
+	printf ' %q' "$@"
+	printf '\n. ./job.sh\n'
+} > "$run/job"
+cp "$job" "$run/job.sh"
+for d in vda vdb; do truncate -s "$disk" "$run/$d.img"; done
+
+accel=(-accel tcg,thread=multi)
+[ "${VM_ACCEL:-tcg}" = kvm ] && [ -w /dev/kvm ] && accel=(-accel kvm -accel tcg,thread=multi)
+qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=ttyS0 loglevel=5 panic=-1 guestinit=$top/vm/guest-init.sh"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=out,path=$run,security_model=none,multidevs=remap"
+	-device virtio-9p-pci,fsdev=out,mount_tag=out
+	-drive "file=$run/vda.img,format=raw,if=virtio,cache=unsafe"
+	-drive "file=$run/vdb.img,format=raw,if=virtio,cache=unsafe"
+	-display none -monitor none -no-reboot -nodefaults)
+
+start=$SECONDS
+if [ "$interactive" = 1 ]; then
+	"${qemu[@]}" -serial stdio
+else
+	timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio < /dev/null 2>&1 | tee "$run/console.log"
+	[ "${PIPESTATUS[0]}" -eq 124 ] && echo "vm: timed out after ${timeout}s" >> "$run/verdict"
+fi
+echo "vm: $name ran $((SECONDS - start))s" >&2
+
+# The verdict: every reason the run failed, one per line; none means it passed.
+[ -f "$run/rc" ] || echo "vm: the guest did not finish its job" >> "$run/verdict"
+[ -f "$run/rc" ] && [ "$(cat "$run/rc")" != 0 ] && echo "vm: job exited $(cat "$run/rc")" >> "$run/verdict"
+# The guest's dmesg is the whole kernel log; the console (which also carries
+# the job's own output) stands in when the guest died before saving it.
+log=$run/dmesg
+[ -f "$log" ] || log=$run/console.log
+[ -f "$log" ] && { kcheck_log "$log" >> "$run/verdict" || true; }
+[ -f "$run/tainted" ] && { kcheck_taint "$(cat "$run/tainted")" >> "$run/verdict" || true; }
+if [ -s "$run/verdict" ]; then
+	sed 's/^/vm: FAIL: /' "$run/verdict" >&2
+	exit 1
+fi
+exit 0
