@@ -53,7 +53,7 @@ check: modules tools selftest-module
 	@tests/check.sh $(T)
 
 check-full: modules tools selftest-module
-	@SCALE=10 SUITE_TIMEOUT=14400 tests/check.sh $(T)
+	@SCALE=10 SEEDS=3 SUITE_TIMEOUT=14400 tests/check.sh $(T)
 
 clean:
 	rm -rf $(OUT)

@@ -51,7 +51,7 @@ selftest() {
 
 suite() {
 	local dir=$out/vm/suite envs=() v
-	for v in BLOCK_SIZES SCALE SEED; do
+	for v in BLOCK_SIZES SCALE SEEDS SEED; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"

@@ -96,12 +96,19 @@ skip() {
 }
 
 # run_integrity MIX OPS [OPTIONS...]: the data-integrity exerciser on two files
-# in the current directory. The seed is fixed per case and block size (SEED
-# overrides) so a failure replays; SCALE multiplies the op count.
+# in the current directory. Seeds are fixed per case, block size and options
+# (SEED overrides) so a failure replays. SCALE multiplies the op count, which
+# SEEDS (default 1) runs split over that many seeds.
 run_integrity() {
-	local mix=$1 ops=$2 seed
+	local mix=$1 ops=$2 seed i n=${SEEDS:-1}
 	shift 2
-	seed=${SEED:-$(cksum <<< "$CASE-$FS_BS" | cut -d' ' -f1)}
+	ops=$((ops * SCALE / n))
+	for ((i = 0; i < n; i++)); do
+		seed=${SEED:-$(cksum <<< "$CASE-$FS_BS-$*-$i" | cut -d' ' -f1)}
+		"$TOOLS/integrity" -q -S "$seed" -N "$ops" -m "$mix" "$@" f1 f2 ||
+			fail "integrity -S $seed -N $ops -m $mix $* failed"
+	done
+}
 	"$TOOLS/integrity" -q -S "$seed" -N $((ops * SCALE)) -m "$mix" "$@" f1 f2 ||
 		fail "integrity -m $mix -S $seed -N $((ops * SCALE)) $* failed"
 }

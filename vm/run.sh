@@ -56,7 +56,7 @@ fi
 	printf 'export PROJECT=%q\n' "$top"
 	for e in "${envs[@]}"; do printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"; done
 	printf 'set --'
-	printf ' %q' "$@"
+	[ $# -eq 0 ] || printf ' %q' "$@"
 	printf '\n. ./job.sh\n'
 } > "$run/job"
 cp "$job" "$run/job.sh"

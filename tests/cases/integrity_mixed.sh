@@ -1,4 +1,5 @@
 # Data-integrity exerciser: buffered, O_DIRECT and mmap I/O on the same files,
-# with truncates; then the same with block-aligned ops.
-run_integrity mixed 50000 -l 8m
-run_integrity mixed 20000 -l 2m -B "$FS_BS"
+# with truncates; byte-granular, then block-aligned, then larger files.
+run_integrity mixed 50000 -l 1m -o 64k
+run_integrity mixed 10000 -l 1m -o 64k -B "$FS_BS"
+run_integrity mixed 8000 -l 6m
