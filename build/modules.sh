@@ -15,8 +15,8 @@ out=$top/build/out/modules
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rev) rev=$2; shift 2 ;;
-	--out) out=$2; shift 2 ;;
-	--tree) tree=$2; shift 2 ;;
+	--out) out=$(realpath -m "$2"); shift 2 ;;
+	--tree) tree=$(realpath "$2"); shift 2 ;;
 	*) echo "usage: $0 [--rev REV] [--out DIR] [--tree DIR]" >&2; exit 2 ;;
 	esac
 done

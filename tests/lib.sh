@@ -109,6 +109,3 @@ run_integrity() {
 			fail "integrity -S $seed -N $ops -m $mix $* failed"
 	done
 }
-	"$TOOLS/integrity" -q -S "$seed" -N $((ops * SCALE)) -m "$mix" "$@" f1 f2 ||
-		fail "integrity -m $mix -S $seed -N $((ops * SCALE)) $* failed"
-}
