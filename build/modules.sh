@@ -39,7 +39,18 @@ while read -r name dir syms; do
 	fi
 	makevars=() cflags=""
 	for s in $syms; do
-		makevars+=("CONFIG_$s")
+		case "$s" in
+		*=*) makevars+=("CONFIG_$s") ;;
+		include/*)
+			mkdir -p "$src/$(dirname "$s")"
+			if [ -n "$rev" ]; then
+				git -C "$tree" show "$rev:$s" > "$src/$s" 2> /dev/null || rm -f "$src/$s"
+			else
+				cp "$tree/$s" "$src/$s" 2> /dev/null || true
+			fi
+			cflags+=" -I$src/include"
+			;;
+		esac
 		case "$s" in
 		*=y) cflags+=" -DCONFIG_${s%=y}=1" ;;
 		*=m) cflags+=" -DCONFIG_${s%=m}_MODULE=1" ;;
