@@ -56,7 +56,7 @@ suite() {
 	done
 	echo "== test suite"
 	"$top/vm/run.sh" --name suite --timeout "${SUITE_TIMEOUT:-2400}" "${envs[@]}" \
-		"$top/tests/suite-job.sh" "$@" 2>&1 | grep -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
+		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
 	local rc=${PIPESTATUS[0]}
 	local status name rest
 	while read -r status bs name rest; do

@@ -104,7 +104,10 @@ cases=()
 if [ $# -eq 0 ]; then
 	cases=("$here"/cases/*.sh)
 else
-	for c in "$@"; do cases+=("$here/cases/${c%.sh}.sh"); done
+	# A name, or a pattern for a group: 'integrity_*'.
+	for c in "$@"; do
+		for f in "$here"/cases/${c%.sh}.sh; do cases+=("$f"); done
+	done
 fi
 for file in "${cases[@]}"; do
 	[ -f "$file" ] || { result FAIL - "$(basename "$file" .sh)" "no such case"; continue; }

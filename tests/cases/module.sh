@@ -16,5 +16,6 @@ after=$(fs_module_refs)
 umount "$MNT"
 [ "$after" = "$before" ] || fail "the served-by check counted an ext4 mount as ours"
 [ -e "/sys/fs/ext4/${DEV#/dev/}" ] && fail "ext4 left its sysfs entry"
+rmmod ext4 2> /dev/null || true
 fs_mount
 fs_umount
