@@ -39,7 +39,8 @@ wa() { # NAME DEV BS: random BS-sized overwrites, 4 MiB in all, of a 64 MiB file
 	local s0 s1
 	s0=$(sectors_written "$2")
 	fio --name=wa --filename=wa --rw=randwrite --bs="$3" --size=64m --io_size=4m \
-		--ioengine=psync --randrepeat=1 --end_fsync=1 --output=/dev/null
+		--ioengine=psync --randrepeat=1 --invalidate=0 --end_fsync=1 \
+		--output=/dev/null
 	s1=$(sectors_written "$2")
 	report "$1" "$(awk -v s=$((s1 - s0)) 'BEGIN { printf "%.2f", s * 512 / (4 * 1048576) }')" x
 }
