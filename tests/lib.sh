@@ -109,3 +109,12 @@ run_integrity() {
 			fail "integrity -S $seed -N $ops -m $mix $* failed"
 	done
 }
+
+# The GNU build ID of a module file, or of the loaded module NAME (/sys/module).
+module_build_id() { # FILE.ko | NAME
+	if [ -f "$1" ]; then
+		readelf -n "$1" | awk '/Build ID/ { print $3 }'
+	else
+		tail -c 20 "/sys/module/$1/notes/.note.gnu.build-id" 2> /dev/null | od -An -tx1 | tr -d ' \n'
+	fi
+}

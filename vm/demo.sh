@@ -3,7 +3,9 @@
 set -e
 echo "== the ext2 driver loaded in this guest"
 modinfo -F filename "$RUN_DIR/modules/ext2.ko"
-echo "srcversion: $(cat /sys/module/ext2/srcversion) (ours: $(modinfo -F srcversion "$RUN_DIR/modules/ext2.ko"))"
+. "$PROJECT/tests/lib.sh"
+echo "build ID of the loaded ext2: $(module_build_id ext2)"
+echo "build ID of our ext2.ko:     $(module_build_id "$RUN_DIR/modules/ext2.ko")"
 mkfs.ext2 -q -F -b 4096 /dev/vda 1G
 refs=$(cat /sys/module/ext2/refcnt)
 mount -t ext2 /dev/vda /mnt/scratch

@@ -16,7 +16,16 @@ ln -sf /proc/self/fd /dev/fd
 ln -sf /proc/self/fd/0 /dev/stdin
 ln -sf /proc/self/fd/1 /dev/stdout
 ln -sf /proc/self/fd/2 /dev/stderr
+# The project may live under a directory that gets a tmpfs (a clone in /tmp):
+# keep a bind of it and put it back in place.
+project=$(cd "$(dirname "$0")/.." && pwd)
+mkdir /dev/.project
+mount --bind "$project" /dev/.project
 for d in /tmp /run /var/tmp /mnt /root; do mount -t tmpfs tmpfs "$d"; done
+if [ ! -d "$project/vm" ]; then
+	mkdir -p "$project"
+	mount --move /dev/.project "$project"
+fi
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mkdir -p /mnt/out /mnt/scratch /mnt/aux
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out

@@ -3,8 +3,11 @@
 # setup: none
 # block-sizes: 4096
 fs_mkfs
-expect_eq "$(cat /sys/module/$FS_MODULE/srcversion)" "$(modinfo -F srcversion "$RUN_DIR/modules/$FS_MODULE.ko")" \
-	"the loaded $FS_MODULE is ours"
+want=$(module_build_id "$RUN_DIR/modules/$FS_MODULE.ko")
+[ -n "$want" ] || fail "our module file has no build ID"
+expect_eq "$(module_build_id "$FS_MODULE")" "$want" "build ID of the loaded $FS_MODULE"
+other=$(module_build_id mbcache)
+[ -n "$other" ] && [ "$other" != "$want" ] || fail "build IDs do not tell modules apart ('$other')"
 grep -qw "$FS_TYPE" /proc/filesystems || fail "$FS_TYPE not registered"
 fs_mount
 expect_eq "$(awk -v m="$MNT" '$2 == m { print $3 }' /proc/mounts)" "$FS_TYPE" "type in /proc/mounts"
