@@ -3,6 +3,7 @@
 # block-sizes: 1024 4096
 fs_mkfs
 expect_fail "bad option\|wrong fs type" mount -t "$FS_TYPE" -o no_such_option "$DEV" "$MNT"
+dmesg | grep -q 'unrecognized mount option "no_such_option"' || fail "no kernel message naming the bad option"
 # Superblock at byte 1024: s_magic at 56, s_log_block_size at 24, s_inodes_per_group at 40.
 poke() { # OFFSET HEXBYTES
 	printf "$(sed 's/../\\x&/g' <<< "$2")" | dd of="$DEV" bs=1 seek=$((1024 + $1)) conv=notrunc status=none
