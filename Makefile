@@ -6,7 +6,7 @@ KVER      = $(shell setup/kernel-version.sh)
 KDIR      = /lib/modules/$(KVER)/build
 
 .PHONY: all deps tree tree-reapply series check-series modules tools selftest-module \
-	run shell check check-full clean distclean
+	run shell check check-full bench bench-quick clean distclean
 
 all: modules tools
 
@@ -54,6 +54,13 @@ check: modules tools selftest-module
 
 check-full: modules tools selftest-module
 	@SCALE=10 SEEDS=3 SUITE_TIMEOUT=14400 tests/check.sh $(T)
+
+# Benchmarks: report only, never fail on a number. ARGS="--brd" etc. pass through.
+bench: modules tools
+	@bench/bench.sh $(ARGS)
+
+bench-quick: modules tools
+	@bench/bench.sh --quick $(ARGS)
 
 clean:
 	rm -rf $(OUT)

@@ -9,6 +9,7 @@
 #     --timeout SEC     wall-clock limit for the whole VM (default 1800)
 #     --mem MB          guest memory (default 2048)
 #     --disk SIZE       size of each scratch disk, /dev/vda and /dev/vdb (default 8G, sparse)
+#     --disk-dir DIR    keep the disk images in DIR, e.g. host tmpfs (default: the run directory)
 #     --env VAR=VALUE   set VAR for the job (repeatable)
 #     --interactive     console on this terminal, job may read it
 # Environment: VM_ACCEL=kvm tries KVM and falls back to TCG (default: TCG only,
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/kcheck.sh"
 
 envs=()
-name=run kernel="" modules=$top/build/out/modules timeout=1800 mem=2048 disk=8G interactive=0
+name=run kernel="" modules=$top/build/out/modules timeout=1800 mem=2048 disk=8G disk_dir="" interactive=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--name) name=$2; shift 2 ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
 	--disk) disk=$2; shift 2 ;;
+	--disk-dir) disk_dir=$2; shift 2 ;;
 	--env) envs+=("$2"); shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--) shift; break ;;
@@ -60,7 +62,9 @@ fi
 	printf '\n. ./job.sh\n'
 } > "$run/job"
 cp "$job" "$run/job.sh"
-for d in vda vdb; do truncate -s "$disk" "$run/$d.img"; done
+disk_dir=${disk_dir:-$run}
+mkdir -p "$disk_dir"
+for d in vda vdb; do rm -f "$disk_dir/$d.img"; truncate -s "$disk" "$disk_dir/$d.img"; done
 
 accel=(-accel tcg,thread=multi)
 [ "${VM_ACCEL:-tcg}" = kvm ] && [ -w /dev/kvm ] && accel=(-accel kvm -accel tcg,thread=multi)
@@ -71,8 +75,8 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=out,path=$run,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=out,mount_tag=out
-	-drive "file=$run/vda.img,format=raw,if=virtio,cache=unsafe"
-	-drive "file=$run/vdb.img,format=raw,if=virtio,cache=unsafe"
+	-drive "file=$disk_dir/vda.img,format=raw,if=virtio,cache=unsafe"
+	-drive "file=$disk_dir/vdb.img,format=raw,if=virtio,cache=unsafe"
 	-display none -monitor none -no-reboot -nodefaults)
 
 start=$SECONDS
