@@ -84,6 +84,16 @@ byte_at() {
 	xfs_io ${3:-} -c "pread -q -v $2 4096" "$1" | awk 'NR == 1 { print $2 }'
 }
 
+# dev_written CMD...: run CMD, then sync; print the bytes the device wrote
+# meanwhile (from /sys/block/*/stat).
+dev_written() {
+	local stat=/sys/block/${DEV#/dev/}/stat s0
+	s0=$(awk '{ print $7 }' "$stat")
+	"$@" > /dev/null
+	sync
+	awk -v s0="$s0" '{ print ($7 - s0) * 512 }' "$stat"
+}
+
 # Print the md5 of a file.
 md5() {
 	md5sum < "$1" | cut -d' ' -f1

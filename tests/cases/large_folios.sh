@@ -33,12 +33,8 @@ for ((i = 0; i < 64; i++)); do
 	cmds+=(-c "pwrite -q -S 0x$(printf %02x $((i + 64))) $(((i * 131 % 2048) * 4096)) $FS_BS")
 done
 xfs_io "${cmds[@]}" /tmp/want
-dev=${DEV#/dev/}
-before=$(awk '{ print $7 }' "/sys/block/$dev/stat")
-xfs_io "${cmds[@]}" big
-sync
-after=$(awk '{ print $7 }' "/sys/block/$dev/stat")
-written=$(((after - before) * 512)) user=$((64 * FS_BS))
+written=$(dev_written xfs_io "${cmds[@]}" big)
+user=$((64 * FS_BS))
 [ "$written" -le $((user * 3 / 2 + 32768)) ] ||
 	fail "write amplification with large folios: $written device bytes for $user user bytes"
 drop_caches

@@ -12,12 +12,7 @@ for ((i = 0; i < n; i++)); do
 	cmds+=(-c "pwrite -q -S 0x$(printf %02x $((i % 200 + 33))) $off $FS_BS")
 done
 xfs_io "${cmds[@]}" /tmp/want
-dev=${DEV#/dev/}
-before=$(awk '{ print $7 }' "/sys/block/$dev/stat")
-xfs_io "${cmds[@]}" f
-sync
-after=$(awk '{ print $7 }' "/sys/block/$dev/stat")
-written=$(((after - before) * 512))
+written=$(dev_written xfs_io "${cmds[@]}" f)
 user=$((n * FS_BS))
 echo "user bytes $user, device bytes $written"
 # 1.5x leaves room for the inode and superblock; whole pages would be 4096/bs.
