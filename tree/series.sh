@@ -42,6 +42,13 @@ if [ "$n" -gt 0 ]; then
 	date=$(git -C "$tree" log -1 --format=%aD HEAD)
 	sed -i "0,/^Date: .*/s//Date: $date/" "$tmp/0000-cover-letter.patch"
 fi
+# Blank context lines become empty lines (git am reads them the same), so
+# checkpatch run on the tracked .patch files, which it then takes for source
+# files, does not flag each one as trailing whitespace.
+for p in "$tmp"/[0-9]*.patch; do
+	[ -e "$p" ] || continue
+	awk '/^diff --git / { d = 1 } { print (d && $0 == " ") ? "" : $0 }' "$p" > "$p.new" && mv "$p.new" "$p"
+done
 (cd "$tmp" && ls -1 [0-9]*.patch 2>/dev/null | grep -v '^0000-cover-letter' || true) > "$tmp/series"
 
 if [ "${1:-}" = --same ]; then
