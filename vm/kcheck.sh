@@ -17,6 +17,14 @@ kcheck_log() {
 	return 1
 }
 
+# kcheck_context FILE: the first bad line of a kernel log and what follows it
+# (the call trace), so a failed run can be diagnosed from its output alone.
+kcheck_context() {
+	local n
+	n=$(grep -naE -m1 "$kcheck_patterns" "$1" | cut -d: -f1)
+	[ -n "$n" ] && sed -n "$n,$((n + 60))p" "$1"
+}
+
 # Taint bits that loading our own unsigned out-of-tree modules sets (O, E).
 kcheck_taint_allowed=$(((1 << 12) | (1 << 13)))
 

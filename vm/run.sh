@@ -99,6 +99,7 @@ log=$run/dmesg
 [ -f "$run/tainted" ] && { kcheck_taint "$(cat "$run/tainted")" >> "$run/verdict" || true; }
 if [ -s "$run/verdict" ]; then
 	sed 's/^/vm: FAIL: /' "$run/verdict" >&2
+	[ -f "$log" ] && kcheck_context "$log" | sed 's/^/vm: klog: /' >&2
 	exit 1
 fi
 exit 0
