@@ -68,9 +68,10 @@ for d in vda vdb; do rm -f "$disk_dir/$d.img"; truncate -s "$disk" "$disk_dir/$d
 
 accel=(-accel tcg,thread=multi)
 [ "${VM_ACCEL:-tcg}" = kvm ] && [ -w /dev/kvm ] && accel=(-accel kvm -accel tcg,thread=multi)
+# A soft lockup prints every CPU's stack, so the log shows what the others held.
 qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 loglevel=5 panic=-1 guestinit=$top/vm/guest-init.sh"
+	-append "console=ttyS0 loglevel=5 panic=-1 softlockup_all_cpu_backtrace=1 guestinit=$top/vm/guest-init.sh"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=out,path=$run,security_model=none,multidevs=remap"
