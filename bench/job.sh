@@ -83,20 +83,13 @@ fio_rand() {
 		report "$name-wa" "$(awk -v s=$((w1 - w0)) -v io="$io" 'BEGIN { printf "%.3f", s / 2048 / io }')" x
 }
 
-# folio_kib FILE MB: average size of the folios the page cache used to read
-# FILE in (events of this inode, counting those the trace buffer overran).
+# folio_kib FILE: average size of the folios the page cache used to read
+# FILE in (tools/folios reads the page frames' flags; no tracepoint is
+# enabled, since patching kernel text can livelock a TCG guest).
 folio_kib() {
-	local tr=/sys/kernel/tracing ev n
-	ev=$tr/events/filemap/mm_filemap_add_to_page_cache
-	mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
-	echo "i_ino == $(stat -c %i "$1")" > "$ev/filter"
 	drop
-	: > "$tr/trace"
-	echo 1 > "$ev/enable"
 	cat "$1" > /dev/null
-	echo 0 > "$ev/enable"
-	n=$(cat "$tr"/per_cpu/cpu*/stats | awk '/^(entries|overrun):/ { n += $2 } END { print n + 0 }')
-	report folio-kib-read "$(($2 * 1024 / (n > 0 ? n : 1)))" KiB
+	report folio-kib-read "$("$tools/folios" "$1" | sed -n 's/^average_kib //p')" KiB
 }
 
 prealloc() { xfs_io -f -c "pwrite -q -b 1m 0 ${1}m" -c fsync rand > /dev/null; }
@@ -112,7 +105,7 @@ timed seq-write-fsync "$seq" xfs_io -f -c "pwrite -q -b 1m 0 ${seq}m" -c fsync s
 report bh-per-gib-cached "$(awk -v mb="$seq" '$1 == "buffer_head" { printf "%d", $2 * 1024 / mb }' /proc/slabinfo)" objects
 drop
 timed seq-read-cold "$seq" xfs_io -c "pread -q -b 1m 0 ${seq}m" seq
-[ "$fs" = tmpfs ] || folio_kib seq "$seq"
+[ "$fs" = tmpfs ] || folio_kib seq
 rm seq
 
 # Random 4 KiB buffered I/O on a preallocated file, then the large-folio case:

@@ -3,28 +3,20 @@
 # buffered overwrites of a file read in by readahead write back the blocks
 # that changed, not whole folios.
 param=/sys/module/$FS_MODULE/parameters/large_folios
-tr=/sys/kernel/tracing
-mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
-ev=$tr/events/filemap/mm_filemap_add_to_page_cache/enable
 # orders FILE: the folio orders the page cache used to read FILE in.
 orders() {
-	local ino
-	ino=$(printf '%x' "$(stat -c %i "$1")")
 	drop_caches
-	: > "$tr/trace"
-	echo 1 > "$ev"
 	cat "$1" > /dev/null
-	echo 0 > "$ev"
-	grep " ino $ino " "$tr/trace" | sed -n 's/.*order=//p' | sort -un | tr '\n' ' '
+	"$TOOLS/folios" "$1" | sed -n 's/^orders //p'
 }
 xfs_io -f -c "pwrite -q -b 1m 0 8m" -c fsync small
-expect_eq "$(orders small)" "0 " "folio orders with large_folios off"
+expect_eq "$(orders small)" "0" "folio orders with large_folios off"
 
 echo 1 > "$param"
 trap 'echo 0 > "$param"' EXIT
 xfs_io -f -c "pwrite -q -S 0x5a -b 1m 0 8m" -c fsync big
 o=$(orders big)
-[ "$o" != "0 " ] && [ -n "$o" ] || fail "readahead used folio orders '$o' with large_folios on"
+[ "$o" != "0" ] && [ -n "$o" ] || fail "readahead used folio orders '$o' with large_folios on"
 
 # 64 one-block overwrites spread over the cached file.
 cp big /tmp/want

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * folios FILE: the sizes of the page-cache folios holding FILE's cached pages.
+ *
+ * Maps the file, touches only the pages already cached (mincore), and reads
+ * their page frames' compound-head/tail flags from /proc/self/pagemap and
+ * /proc/kpageflags (root only). Prints
+ *   orders O1 O2 ...      the folio orders seen, ascending
+ *   average_kib N         average folio size
+ * This replaces tracing mm_filemap_add_to_page_cache: enabling a tracepoint
+ * patches kernel text, which under QEMU TCG with two vCPUs has livelocked the
+ * guest (text_poke_bp waiting for a CPU spinning in its int3 handler).
+ */
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PFN_MASK	((1ULL << 55) - 1)
+#define PM_PRESENT	(1ULL << 63)
+#define KPF_HEAD	(1ULL << 15)
+#define KPF_TAIL	(1ULL << 16)
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static uint64_t pread64_at(int fd, uint64_t index, const char *what)
+{
+	uint64_t v;
+
+	if (pread(fd, &v, sizeof(v), index * sizeof(v)) != sizeof(v))
+		die(what);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	unsigned long seen = 0, folios = 0, pages = 0, run = 0;
+	int fd, pm, kf, order;
+	unsigned char *vec;
+	struct stat st;
+	size_t n, i;
+	char *map;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: folios FILE\n");
+		return 2;
+	}
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die(argv[1]);
+	n = (st.st_size + ps - 1) / ps;
+	if (!n) {
+		printf("orders\naverage_kib 0\n");
+		return 0;
+	}
+	map = mmap(NULL, n * ps, PROT_READ, MAP_SHARED, fd, 0);
+	vec = malloc(n);
+	if (map == MAP_FAILED || !vec || mincore(map, n * ps, vec))
+		die("mmap/mincore");
+	pm = open("/proc/self/pagemap", O_RDONLY);
+	kf = open("/proc/kpageflags", O_RDONLY);
+	if (pm < 0 || kf < 0)
+		die("/proc/self/pagemap, /proc/kpageflags");
+
+	/* a run is one folio: a head and its tails, or a single page */
+	for (i = 0; i <= n; i++) {
+		uint64_t e = 0, flags = 0;
+
+		if (i < n && (vec[i] & 1)) {
+			(void)*(volatile char *)(map + i * ps);
+			e = pread64_at(pm, (uintptr_t)(map + i * ps) / ps, "pagemap");
+			if (!(e & PM_PRESENT) || !(e & PFN_MASK)) {
+				fprintf(stderr, "folios: no page frame for page %zu (not root?)\n", i);
+				return 1;
+			}
+			flags = pread64_at(kf, e & PFN_MASK, "kpageflags");
+		}
+		if (run && (!(e & PM_PRESENT) || !(flags & KPF_TAIL))) {
+			for (order = 0; (1UL << order) < run; order++)
+				;
+			seen |= 1UL << order;
+			folios++;
+			pages += run;
+			run = 0;
+		}
+		if (e & PM_PRESENT)
+			run++;
+	}
+	printf("orders");
+	for (order = 0; order < 64; order++)
+		if (seen & (1UL << order))
+			printf(" %d", order);
+	printf("\naverage_kib %lu\n", folios ? pages * ps / 1024 / folios : 0);
+	return 0;
+}
