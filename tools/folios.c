@@ -30,13 +30,14 @@ static void die(const char *what)
 	exit(1);
 }
 
-static uint64_t pread64_at(int fd, uint64_t index, const char *what)
+/* Read @n 64-bit entries from index @index of a /proc table. */
+static void read_entries(int fd, uint64_t index, uint64_t *v, size_t n,
+			 const char *what)
 {
-	uint64_t v;
+	ssize_t want = n * sizeof(*v);
 
-	if (pread(fd, &v, sizeof(v), index * sizeof(v)) != sizeof(v))
+	if (pread(fd, v, want, index * sizeof(*v)) != want)
 		die(what);
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
 	unsigned long seen = 0, folios = 0, pages = 0, run = 0;
 	int fd, pm, kf, order;
 	unsigned char *vec;
+	uint64_t *pm_entries;
 	struct stat st;
 	size_t n, i;
 	char *map;
@@ -63,25 +65,30 @@ int main(int argc, char **argv)
 	}
 	map = mmap(NULL, n * ps, PROT_READ, MAP_SHARED, fd, 0);
 	vec = malloc(n);
-	if (map == MAP_FAILED || !vec || mincore(map, n * ps, vec))
+	pm_entries = malloc(n * sizeof(*pm_entries));
+	if (map == MAP_FAILED || !vec || !pm_entries || mincore(map, n * ps, vec))
 		die("mmap/mincore");
 	pm = open("/proc/self/pagemap", O_RDONLY);
 	kf = open("/proc/kpageflags", O_RDONLY);
 	if (pm < 0 || kf < 0)
 		die("/proc/self/pagemap, /proc/kpageflags");
+	/* map the cached pages, then read their page frames in one go */
+	for (i = 0; i < n; i++)
+		if (vec[i] & 1)
+			(void)*(volatile char *)(map + i * ps);
+	read_entries(pm, (uintptr_t)map / ps, pm_entries, n, "pagemap");
 
 	/* a run is one folio: a head and its tails, or a single page */
 	for (i = 0; i <= n; i++) {
 		uint64_t e = 0, flags = 0;
 
 		if (i < n && (vec[i] & 1)) {
-			(void)*(volatile char *)(map + i * ps);
-			e = pread64_at(pm, (uintptr_t)(map + i * ps) / ps, "pagemap");
+			e = pm_entries[i];
 			if (!(e & PM_PRESENT) || !(e & PFN_MASK)) {
 				fprintf(stderr, "folios: no page frame for page %zu (not root?)\n", i);
 				return 1;
 			}
-			flags = pread64_at(kf, e & PFN_MASK, "kpageflags");
+			read_entries(kf, e & PFN_MASK, &flags, 1, "kpageflags");
 		}
 		if (run && (!(e & PM_PRESENT) || !(flags & KPF_TAIL))) {
 			for (order = 0; (1UL << order) < run; order++)
