@@ -25,11 +25,26 @@ kdir=/lib/modules/$kver/build
 [ -d "$kdir" ] || { echo "modules: no headers at $kdir (make deps)" >&2; exit 1; }
 [ -e "$tree/.git" ] || { echo "modules: no tree at $tree (make tree)" >&2; exit 1; }
 
+has_dir() { # DIR: the sources to build have it
+	if [ -n "$rev" ]; then
+		git -C "$tree" cat-file -e "$rev:$1" 2> /dev/null
+	else
+		[ -d "$tree/$1" ]
+	fi
+}
+
 rm -rf "$out"
 mkdir -p "$out/src"
 : > "$out/load-order"
+# Later modules link against the symbols of earlier ones.
+symvers=""
 while read -r name dir syms; do
 	case "$name" in ''|'#'*) continue ;; esac
+	# Patches before the one that adds a module's directory do not have it.
+	if ! has_dir "$dir"; then
+		echo "modules: no $dir in ${rev:-the working tree}, $name skipped"
+		continue
+	fi
 	src=$out/src/$name
 	mkdir -p "$src"
 	if [ -n "$rev" ]; then
@@ -57,7 +72,11 @@ while read -r name dir syms; do
 		esac
 	done
 	echo "modules: building $name from ${rev:-working tree}:$dir for $kver"
-	make -s -C "$kdir" M="$src" "${makevars[@]}" KCFLAGS="$cflags" modules
-	cp "$src/$name.ko" "$out/"
+	make -s -C "$kdir" M="$src" "${makevars[@]}" KCFLAGS="$cflags" \
+		KBUILD_EXTRA_SYMBOLS="$symvers" modules
+	# Every module of the directory is copied (self-tests too); the guest
+	# loads only the one named like the entry.
+	cp "$src"/*.ko "$out/"
 	echo "$name.ko" >> "$out/load-order"
+	symvers+=" $src/Module.symvers"
 done < "$top/build/modules.list"

@@ -128,3 +128,18 @@ module_build_id() { # FILE.ko | NAME
 		tail -c 20 "/sys/module/$1/notes/.note.gnu.build-id" 2> /dev/null | od -An -tx1 | tr -d ' \n'
 	fi
 }
+
+# group_field GROUP 'Block bitmap' | 'Inode bitmap' | 'Inode table': the first
+# block of that metadata of a group, from dumpe2fs.
+group_field() {
+	dumpe2fs "$DEV" 2> /dev/null |
+		awk -v g="Group $1:" -v f="$2 at" '
+			index($0, g) == 1 { in_g = 1; next }
+			/^Group / { in_g = 0 }
+			in_g && index($0, f) { sub(".*" f " ", ""); sub("[- ].*", ""); print; exit }'
+}
+
+# fsbuf_stat DEVICE FIELD: a counter of the mount's fs_buf cache (debugfs).
+fsbuf_stat() {
+	awk -v f="$2" '$1 == f { print $2 }' "/sys/kernel/debug/fs_buf/${1#/dev/}/stats" 2> /dev/null
+}

@@ -22,7 +22,9 @@ while read -r p; do
 		echo "check-series: $p does not apply"
 		exit 1
 	fi
-	if ! (cd "$work" && scripts/checkpatch.pl --strict --quiet --no-summary "$top/patches/$p"); then
+	# Debian's python3 first: its SPDX check needs python3-ply, which a
+	# python3 from elsewhere on PATH (pyenv, venv) may lack.
+	if ! (cd "$work" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet --no-summary "$top/patches/$p"); then
 		echo "check-series: checkpatch --strict complains about $p"
 		bad=1
 	fi

@@ -18,6 +18,8 @@ echo 3 > /proc/sys/vm/drop_caches
 dd if=big of=/dev/null bs=1M 2>&1 | tail -1
 "$PROJECT/build/out/tools/integrity" -q -S 1 -N 20000 -m mixed -l 4m f1 f2
 df -h /mnt/scratch | tail -1
+echo "== fs_buf, the metadata cache of this mount (bitmaps, inode table, indirect blocks)"
+paste -sd' ' /sys/kernel/debug/fs_buf/vda/stats
 cd /
 umount /mnt/scratch
 e2fsck -fn /dev/vda

@@ -25,3 +25,21 @@ xfs_io -c "pwrite -q -S 0x3c 100000 5000" fdatasync.dat
 check_on_disk fdatasync.dat no
 xfs_io -c fdatasync fdatasync.dat
 check_on_disk fdatasync.dat yes
+# Writeback copied the inode into its table block but left the block dirty in
+# fs_buf (its own expiry made long here): fsync of the now clean inode must
+# still put the block on the disk.
+expire=/sys/module/fsbuf/parameters/expire_centisecs
+echo 360000 > "$expire"
+sysctl -q vm.dirty_writeback_centisecs=50 vm.dirty_expire_centisecs=50
+xfs_io -f -c "pwrite -q -S 0x5a 0 64k" wb.dat
+sector=$(xfs_io -c fiemap wb.dat | sed -n '2s/.*: \([0-9]*\)\.\..*/\1/p')
+[ -n "$sector" ] || fail "no extent for wb.dat"
+for i in $(seq 100); do
+	[ "$(dd if="$DEV" iflag=direct bs=512 skip="$sector" count=1 status=none | od -An -tx1 | head -1 | awk '{ print $1 }')" = 5a ] && break
+	sleep 0.2
+done
+[ "$i" -lt 100 ] || fail "writeback did not write wb.dat's data"
+check_on_disk wb.dat no
+xfs_io -c fsync wb.dat
+echo 3000 > "$expire"
+check_on_disk wb.dat yes

@@ -1,0 +1,43 @@
+# fs_buf on its own: the self-test module (fs/fsbuf/fsbuf_test.c) passes
+# every check at this block size, including write and read errors on a
+# dm-error device, and fs_buf's tracepoints see the reads, writes, forgets,
+# reclaim and the failed write.
+# setup: none
+# timeout: 300
+ko=$RUN_DIR/modules/fsbuf_test.ko
+[ -f "$ko" ] || fail "no $ko"
+[ -d /sys/module/fsbuf ] || fail "module fsbuf is not loaded"
+# No filesystem on the scratch disk: nothing for e2fsck afterwards.
+dd if=/dev/zero of="$DEV" bs=1M count=1 conv=fsync 2> /dev/null
+
+# The aux disk's first MiB, then a MiB where every I/O fails.
+dmsetup create fsbuf-err --table "0 2048 linear $AUX_DEV 0
+2048 2048 error" || fail "dmsetup create"
+dmsetup mknodes
+errblk=$((2048 * 512 / FS_BS))
+tr=/sys/kernel/tracing
+mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
+expire=/sys/module/fsbuf/parameters/expire_centisecs
+trap 'echo 0 > "$tr/events/fsbuf/enable"; echo 3000 > "$expire"; dmsetup remove fsbuf-err' EXIT
+
+# The periodic writeback check wants old buffers written within seconds.
+echo 100 > "$expire"
+echo 100 > /proc/sys/vm/dirty_writeback_centisecs
+: > "$tr/trace"
+echo 1 > "$tr/events/fsbuf/enable"
+dmesg -c > /dev/null
+rc=0
+insmod "$ko" dev="$DEV" bs="$FS_BS" errdev=/dev/mapper/fsbuf-err errblk="$errblk" || rc=$?
+echo 0 > "$tr/events/fsbuf/enable"
+dmesg | grep "fsbuf_test: " > /tmp/fsbuf_test.out || true
+cat /tmp/fsbuf_test.out
+[ "$rc" = 0 ] || fail "fsbuf_test: $(grep -m1 FAIL /tmp/fsbuf_test.out || echo "insmod exited $rc")"
+rmmod fsbuf_test
+expect_eq "$(grep -c ': FAIL ' /tmp/fsbuf_test.out)" 0 "failed checks"
+# Every check ran: a check that silently stopped running shows up here.
+expect_eq "$(grep -c ': ok ' /tmp/fsbuf_test.out)" 20 "checks passed"
+
+for ev in fs_buf_get fs_buf_read fs_buf_write fs_buf_forget fs_buf_reclaim \
+	  "fs_buf_io_done: .* write error -5" "fs_buf_io_done: .* read error 0"; do
+	grep -q "$ev" "$tr/trace" || fail "no '$ev' in the trace"
+done

@@ -1,0 +1,52 @@
+# A metadata write that fails (a block bitmap written through fs_buf, made to
+# fail with dm-error) is reported by syncfs and the kernel log and the block
+# stays dirty; once the device works again the next syncfs writes it, and
+# the filesystem is whole: the files read back and e2fsck is clean.
+# setup: none
+fs_mkfs
+bitmap=$(group_field 0 "Block bitmap")
+[ -n "$bitmap" ] || fail "no group 0 block bitmap from dumpe2fs"
+size=$(blockdev --getsz "$DEV")
+spb=$((FS_BS / 512)) at=$((bitmap * FS_BS / 512))
+good="0 $size linear $DEV 0"
+bad="0 $at linear $DEV 0
+$at $spb error
+$((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
+dmsetup create meta-err --table "$good" || fail "dmsetup create"
+dmsetup mknodes
+trap 'cd /; umount "$MNT" 2> /dev/null; dmsetup remove meta-err' EXIT
+dm=/dev/mapper/meta-err
+name=dm-$(dmsetup info -c --noheadings -o minor meta-err | tr -d " ")
+swap_table() {
+	dmsetup suspend --nolockfs meta-err && dmsetup load meta-err --table "$1" &&
+		dmsetup resume meta-err || fail "dmsetup: cannot switch the table"
+}
+
+DEV=$dm fs_mount
+head -c 1000000 /dev/urandom > "$MNT/a"
+sync
+[ "$(fsbuf_stat "$name" reads)" -ge 1 ] || fail "the bitmap was not read through fs_buf"
+
+swap_table "$bad"
+dmesg -c > /dev/null
+head -c 1000000 /dev/urandom > "$MNT/b"
+xfs_io -c fsync "$MNT/b"
+out=$(xfs_io -c syncfs "$MNT" 2>&1) || true
+grep -q "Input/output error" <<< "$out" || fail "syncfs did not report the failed write: '$out'"
+dmesg | grep -q "writing metadata block $bitmap failed" || fail "no kernel message for block $bitmap"
+[ "$(fsbuf_stat "$name" write_errors)" -ge 1 ] || fail "no write error counted"
+[ "$(fsbuf_stat "$name" dirty)" -ge 1 ] || fail "the failed block is no longer dirty"
+
+swap_table "$good"
+out=$(xfs_io -c syncfs "$MNT" 2>&1) || true
+[ -z "$out" ] || fail "syncfs after the device recovered: $out"
+expect_eq "$(fsbuf_stat "$name" dirty)" 0 "dirty buffers after the retry"
+sum_a=$(md5 "$MNT/a") sum_b=$(md5 "$MNT/b")
+cd /
+umount "$MNT" || fail "umount"
+DEV=$dm fs_mount
+expect_eq "$(md5 "$MNT/a")" "$sum_a" "a after remount"
+expect_eq "$(md5 "$MNT/b")" "$sum_b" "b after remount"
+cd /
+umount "$MNT"
+fs_fsck
