@@ -75,6 +75,12 @@ run_case() { # FILE BS
 	# Whatever happened, the filesystem must end unmounted and clean, and the
 	# kernel quiet.
 	if mountpoint -q "$MNT"; then umount "$MNT" || umount -l "$MNT"; fi
+	# A device-mapper device left on the disk would keep the next case's
+	# mkfs from opening it.
+	if [ -n "$(dmsetup ls 2> /dev/null | grep -v '^No devices')" ]; then
+		[ -n "$why" ] || why="left device-mapper devices behind"
+		dmsetup remove_all --force > /dev/null 2>&1
+	fi
 	blockdev --flushbufs "$DEV"
 	if [ -z "$why" ] && dumpe2fs -h "$DEV" > /dev/null 2>&1; then
 		e2fsck -fn "$DEV" >> "$log" 2>&1 || why="e2fsck -fn found errors"
