@@ -1,6 +1,7 @@
-# fsync and fdatasync put data and block map on the disk. With periodic
-# writeback off, the disk (read with O_DIRECT by debugfs -D) must not have the
-# data before the call and must have it after.
+# fsync and fdatasync put data and block map (and fsync of a directory its
+# entries) on the disk. With periodic writeback off, the disk (read with
+# O_DIRECT by debugfs -D) must not have the data before the call and must
+# have it after.
 sysctl -q vm.dirty_writeback_centisecs=0 vm.dirty_expire_centisecs=360000
 sync
 check_on_disk() { # FILE WANT(yes|no)
@@ -20,6 +21,16 @@ for call in fsync fdatasync; do
 	xfs_io -c "$call" "$call.dat"
 	check_on_disk "$call.dat" yes
 done
+# fsync of a directory puts its new entries on the disk: its blocks (one of
+# them new) are dirtied on its behalf in fs_buf.
+mkdir dsync
+sync
+perl -e 'for (1 .. 150) { open(my $f, ">", "dsync/entry-with-a-longer-name-$_") or die "create: $!" }' ||
+	fail "create entries"
+fs_debugfs "ls /dsync" | grep -q "entry-with-a-longer-name-150" && fail "the entries are on disk before fsync"
+xfs_io -r -c fsync dsync
+expect_eq "$(fs_debugfs "ls /dsync" | grep -o "entry-with-a-longer-name-[0-9]*" | sort -u | wc -l)" 150 \
+	"entries on disk after fsync of the directory"
 # An overwrite of synced data, then fdatasync.
 xfs_io -c "pwrite -q -S 0x3c 100000 5000" fdatasync.dat
 check_on_disk fdatasync.dat no
