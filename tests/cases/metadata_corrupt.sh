@@ -1,8 +1,9 @@
-# A damaged directory block and a damaged indirect block are refused when
-# read (ext2's fs_buf verifiers): a lookup in the directory and a direct
-# read of the file fail with "Structure needs cleaning", the kernel log
-# names the block, the rest of the filesystem keeps working, nothing
-# crashes, and e2fsck repairs the planted damage.
+# A damaged directory block, a damaged indirect block and a directory
+# inode with a bad size are refused when read (ext2's fs_buf verifiers and
+# directory checks): a lookup in the directory, a direct read of the file
+# and listing the other directory fail with "Structure needs cleaning", the
+# kernel log names what is bad, the rest of the filesystem keeps working,
+# nothing crashes, and e2fsck repairs the planted damage.
 # setup: none
 fs_mkfs
 fs_mount
@@ -12,6 +13,7 @@ perl -e 'for (1 .. 300) { open(my $f, ">", "d/entry-$_") or die "create $_: $!" 
 head -c $((40 * FS_BS)) /dev/urandom > big	# past the 12 direct blocks
 head -c 5000 /dev/urandom > other
 sum=$(md5 other)
+mkdir d2 && touch d2/x
 dblocks=$(($(stat -c %s d) / FS_BS))
 [ "$dblocks" -ge 2 ] || fail "the directory has only $dblocks blocks"
 fs_umount
@@ -23,6 +25,9 @@ ind=$(fs_debugfs "stat /big" | sed -n 's/.*(IND):\([0-9]*\).*/\1/p')
 printf '\0\0\0\0\0\0\0\0' | dd of="$DEV" bs=1 seek=$((dblock * FS_BS)) conv=notrunc status=none
 # The indirect block: its first pointer beyond the end of the filesystem.
 printf '\377\377\377\177' | dd of="$DEV" bs=1 seek=$((ind * FS_BS)) conv=notrunc status=none
+blockdev --flushbufs "$DEV"
+# An inode table entry: directory d2's size, not a multiple of the block size.
+debugfs -w -R "sif /d2 size $((FS_BS + 100))" "$DEV" 2> /dev/null
 blockdev --flushbufs "$DEV"
 
 fs_mount
@@ -38,6 +43,9 @@ listed=$(ls "$MNT/d" 2> /dev/null | wc -l) || true
 expect_fail "Input/output error" dd if="$MNT/big" of=/dev/null bs=64k status=none
 expect_fail "Structure needs cleaning" dd if="$MNT/big" of=/dev/null bs=64k iflag=direct status=none
 dmesg | grep -q "$ind" || fail "no kernel message naming indirect block $ind"
+expect_fail "Structure needs cleaning" ls "$MNT/d2"
+dmesg | grep -q "size of directory #[0-9]* is not a multiple of the block size" ||
+	fail "no kernel message about d2's size"
 # Entries of the first block are still found; the rest of the fs works.
 [ -e "$MNT/d/entry-1" ] || fail "lookup of an entry in the good block"
 expect_eq "$(md5 "$MNT/other")" "$sum" "a file outside the damage"
