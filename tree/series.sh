@@ -8,6 +8,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 out=$top/patches
+# The revision of the series (the v in "[PATCH v2 ...]"); the cover letter
+# lists what changed since the previous one.
+version=2
 
 [ -d "$tree/.git" ] || { echo "series: no tree at $tree (make tree)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -30,7 +33,7 @@ cover_blurb() {
 n=$(git -C "$tree" rev-list --count pristine..HEAD)
 if [ "$n" -gt 0 ]; then
 	git -C "$tree" format-patch -q --zero-commit --no-signature --cover-letter \
-		--subject-prefix=PATCH -o "$tmp" pristine..HEAD
+		--subject-prefix="PATCH v$version" -o "$tmp" pristine..HEAD
 	subject=$(cover_subject)
 	blurb=$(cover_blurb)
 	awk -v subject="$subject" -v blurb="$blurb" '

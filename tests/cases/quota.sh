@@ -2,7 +2,8 @@
 # quota file, which the kernel reads and writes through fs_buf while quota
 # is on, stays right across quotaoff/quotaon, a recount by quotacheck, a
 # restore of the file in place while quota is off (around fs_buf, into the
-# very blocks fs_buf holds copies of), and a remount.
+# very blocks fs_buf holds copies of), and a remount; quotaoff drops
+# fs_buf's copies of its blocks.
 # mount: usrquota
 modprobe quota_v2 || fail "no quota_v2 module"
 quotacheck -cum "$MNT" || fail "quotacheck -c"
@@ -54,3 +55,12 @@ fs_cycle usrquota
 quotaon "$MNT" || fail "quotaon after remount"
 expect_eq "$(used)" "$after" "usage after remount"
 quotaoff "$MNT"
+
+# Off, the quota file is an ordinary file again, which the tools rewrite
+# and which may be removed: fs_buf keeps no copy of its blocks.
+quotaon "$MNT" || fail "quotaon before the last quotaoff"
+used > /dev/null
+n0=$(fsbuf_stat "$DEV" buffers)
+quotaoff "$MNT"
+n1=$(fsbuf_stat "$DEV" buffers)
+[ $((n0 - n1)) -ge 2 ] || fail "fs_buf held $n0 buffers before quotaoff and $n1 after"
