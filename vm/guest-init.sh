@@ -3,6 +3,9 @@
 # Give the guest writable scratch space, load the run's modules, run the job
 # from the host's run directory (/mnt/out), record its exit code and the
 # kernel's log, and power off. Never returns: PID 1 exiting panics the kernel.
+# Power-off breaks the virtio devices, the 9p root with them: once the results
+# are written, PID 1 runs only bash builtins (finish, which never returns, so
+# bash reads no more of this script from the 9p root either).
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=${TERM:-linux}
 
@@ -22,6 +25,9 @@ project=$(cd "$(dirname "$0")/.." && pwd)
 mkdir /dev/.project
 mount --bind "$project" /dev/.project
 for d in /tmp /run /var/tmp /mnt /root; do mount -t tmpfs tmpfs "$d"; done
+# What PID 1 waits on in the end: a fifo nobody writes, open on fd 9 (read
+# and write, so a read neither sees end-of-file nor blocks the open).
+mkfifo /run/.pid1-wait && exec 9<> /run/.pid1-wait
 if [ ! -d "$project/vm" ]; then
 	mkdir -p "$project"
 	mount --move /dev/.project "$project"
@@ -32,10 +38,16 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
 
 out=/mnt/out
 export RUN_DIR=$out
-poweroff() {
-	sync
+# The last steps: the results are on the host once rc is (9p without a cache
+# writes through). Say so in the kernel log, which the host reads in the
+# console in kernel order, then power off and wait in builtins forever: a
+# program exec'd from the 9p root now may fail to load, and PID 1 must not exit.
+finish() {
+	echo "$1" > "$out/rc"
+	echo 5 > /proc/sys/kernel/printk
+	echo "<4>guest: results written, powering off" > /dev/kmsg
 	echo o > /proc/sysrq-trigger
-	sleep 60
+	while :; do read -r -t 60 -u 9 || :; done
 }
 
 # Kernel knobs: surface hangs sooner than the default two minutes.
@@ -55,11 +67,11 @@ if command -v dmsetup > /dev/null; then dmsetup mknodes 2>/dev/null; fi
 
 if [ "$rc" -eq 0 ]; then
 	cd "$out"
-	bash "$out/job" < /dev/console > /dev/console 2>&1
+	bash "$out/job" < /dev/console > /dev/console 2>&1 9<&-
 	rc=$?
 	cd /
 fi
+sync
 dmesg > "$out/dmesg"
 cat /proc/sys/kernel/tainted > "$out/tainted"
-echo "$rc" > "$out/rc"
-poweroff
+finish "$rc"

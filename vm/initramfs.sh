@@ -43,4 +43,9 @@ for path in "${order[@]}"; do
 done
 
 mkdir -p "$(dirname "$output")"
-(cd "$work" && find . | cpio -o -H newc --quiet) | gzip -1 > "$output"
+# Into place in one step (a rename in the same directory): runs started side
+# by side may build it at once.
+tmp=$output.$$.tmp
+trap 'rm -rf "$work" "$tmp"' EXIT
+(cd "$work" && find . | cpio -o -H newc --quiet) | gzip -1 > "$tmp"
+mv -f "$tmp" "$output"

@@ -80,22 +80,46 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
 	-drive "file=$disk_dir/vdb.img,format=raw,if=virtio,cache=unsafe"
 	-display none -monitor none -no-reboot -nodefaults)
 
-start=$SECONDS
+start=$SECONDS timed_out=0
 if [ "$interactive" = 1 ]; then
 	"${qemu[@]}" -serial stdio
 else
 	timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio < /dev/null 2>&1 | tee "$run/console.log"
-	[ "${PIPESTATUS[0]}" -eq 124 ] && echo "vm: timed out after ${timeout}s" >> "$run/verdict"
+	[ "${PIPESTATUS[0]}" -eq 124 ] && timed_out=1
 fi
 echo "vm: $name ran $((SECONDS - start))s" >&2
 
 # The verdict: every reason the run failed, one per line; none means it passed.
-[ -f "$run/rc" ] || echo "vm: the guest did not finish its job" >> "$run/verdict"
-[ -f "$run/rc" ] && [ "$(cat "$run/rc")" != 0 ] && echo "vm: job exited $(cat "$run/rc")" >> "$run/verdict"
+# The results are complete once rc holds the job's exit code: the guest writes
+# it after dmesg and tainted, then puts "guest: results written, powering off"
+# in the kernel log (so the console has it in kernel order) and powers off.
+# What the console shows after that line (power-off tearing down the 9p
+# transports, a power-off that hangs) is not the run's business.
+rc=$(cat "$run/rc" 2> /dev/null) off=""
+if [[ $rc =~ ^[0-9]+$ ]]; then
+	off=$(grep -anEm1 '\[ *[0-9]+\.[0-9]+\] guest: results written, powering off' "$run/console.log" 2> /dev/null | cut -d: -f1)
+	[ "$rc" = 0 ] || echo "vm: job exited $rc" >> "$run/verdict"
+else
+	echo "vm: the guest did not finish its job" >> "$run/verdict"
+fi
+if [ "$timed_out" = 1 ]; then
+	if [ -n "$off" ]; then
+		echo "vm: $name: the guest finished, then power-off took past the ${timeout}s limit" >&2
+	else
+		echo "vm: timed out after ${timeout}s" >> "$run/verdict"
+	fi
+fi
 # The guest's dmesg is the whole kernel log; the console (which also carries
-# the job's own output) stands in when the guest died before saving it.
+# the job's own output) stands in when the guest died before saving it, up
+# to the power-off line when there is one.
 log=$run/dmesg
-[ -f "$log" ] || log=$run/console.log
+if [ ! -f "$log" ]; then
+	log=$run/console.log
+	if [ -n "$off" ]; then
+		head -n "$off" "$log" > "$run/console-to-poweroff.log"
+		log=$run/console-to-poweroff.log
+	fi
+fi
 [ -f "$log" ] && { kcheck_log "$log" >> "$run/verdict" || true; }
 [ -f "$run/tainted" ] && { kcheck_taint "$(cat "$run/tainted")" >> "$run/verdict" || true; }
 if [ -s "$run/verdict" ]; then
