@@ -55,7 +55,7 @@ suite() {
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"
-	"$top/vm/run.sh" --name suite --timeout "${SUITE_TIMEOUT:-2700}" "${envs[@]}" \
+	"$top/vm/run.sh" --name suite --timeout "${SUITE_TIMEOUT:-3000}" "${envs[@]}" \
 		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
 	local rc=${PIPESTATUS[0]}
 	local status name rest
