@@ -1,0 +1,52 @@
+# The write-error policy (fs_buf max_retries, ext2 errors=): a block bitmap
+# that can never be written (dm-error under it) is retried max_retries times
+# (2 here), each failure a rate-limited message, while fsfreeze and syncfs
+# report the error; then the block is given up: one ext2 error, the
+# filesystem goes read-only (errors=remount-ro), nothing stays dirty, umount
+# does not hang, and the superblock says the filesystem has errors, which
+# e2fsck finds and repairs.
+# setup: none
+fs_mkfs
+bitmap=$(group_field 0 "Block bitmap")
+[ -n "$bitmap" ] || fail "no group 0 block bitmap from dumpe2fs"
+size=$(blockdev --getsz "$DEV")
+spb=$((FS_BS / 512)) at=$((bitmap * FS_BS / 512))
+good="0 $size linear $DEV 0"
+bad="0 $at linear $DEV 0
+$at $spb error
+$((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
+dmsetup create meta-lost --table "$good" || fail "dmsetup create"
+dmsetup mknodes
+trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove meta-lost 2> /dev/null || true' EXIT
+dm=/dev/mapper/meta-lost
+name=dm-$(dmsetup info -c --noheadings -o minor meta-lost | tr -d " ")
+knob=/sys/kernel/debug/fs_buf/$name/max_retries
+
+DEV=$dm fs_mount errors=remount-ro
+head -c 100000 /dev/urandom > "$MNT/a"
+sync
+[ -w "$knob" ] || fail "no max_retries knob in debugfs ($knob)"
+echo 2 > "$knob"
+dmsetup suspend --nolockfs meta-lost && dmsetup load meta-lost --table "$bad" &&
+	dmsetup resume meta-lost || fail "dmsetup: cannot switch the table"
+dmesg -c > /dev/null
+head -c 100000 /dev/urandom > "$MNT/b"
+expect_fail "Input/output error" fsfreeze -f "$MNT"
+expect_fail "Input/output error" xfs_io -c syncfs "$MNT"
+expect_eq "$(fsbuf_stat "$name" lost)" 0 "blocks given up after 2 failed writes"
+grep -q " rw[ ,]" <<< "$(grep " $MNT " /proc/mounts)" || fail "read-only before the block was given up"
+xfs_io -c syncfs "$MNT" > /dev/null 2>&1 || true
+expect_eq "$(fsbuf_stat "$name" lost)" 1 "blocks given up after 3 failed writes"
+expect_eq "$(fsbuf_stat "$name" dirty)" 0 "dirty buffers after the block was given up"
+expect_eq "$(dmesg | grep -c "EXT2-fs ($name): error: ext2_metadata_write_error: writing metadata block $bitmap failed: -5, given up")" 1 \
+	"ext2 errors for the lost block"
+expect_eq "$(dmesg | grep -c "writing metadata block $bitmap failed: -5, will retry")" 2 "messages for the retried failures"
+grep -q " ro[ ,]" <<< "$(grep " $MNT " /proc/mounts)" || fail "not read-only after the lost block (errors=remount-ro)"
+expect_fail "Read-only file system" touch "$MNT/c"
+cd /
+umount "$MNT" || fail "umount"
+dmsetup remove meta-lost
+dumpe2fs -h "$DEV" 2> /dev/null | grep -q "^Filesystem state:.*with errors" ||
+	fail "the superblock does not say the filesystem has errors"
+e2fsck -fn "$DEV" > /dev/null 2>&1 && fail "e2fsck -fn finds nothing after a lost bitmap block"
+e2fsck -fy "$DEV" > /dev/null 2>&1 || [ $? -le 1 ] || fail "e2fsck -fy could not repair"
