@@ -105,7 +105,7 @@ timed seq-write-fsync "$seq" xfs_io -f -c "pwrite -q -b 1m 0 ${seq}m" -c fsync s
 report bh-per-gib-cached "$(awk -v mb="$seq" '$1 == "buffer_head" { printf "%d", $2 * 1024 / mb }' /proc/slabinfo)" objects
 # fs_buf's own memory (our ext2 only): debugfs fs_buf/<dev>/stats, bytes held.
 for st in /sys/kernel/debug/fs_buf/*/stats; do
-	[ -f "$st" ] && report fsbuf-kib-per-gib-cached "$(awk -v mb="$seq" '$1 == "bytes" { printf "%d", $2 / mb }' "$st")" KiB
+	[ -f "$st" ] && report fs_buf-kib-per-gib-cached "$(awk -v mb="$seq" '$1 == "bytes" { printf "%d", $2 / mb }' "$st")" KiB
 done
 drop
 timed seq-read-cold "$seq" xfs_io -c "pread -q -b 1m 0 ${seq}m" seq

@@ -32,7 +32,7 @@ better() { case "$1" in MiB/s | IOPS | ops/s | files/s) echo "higher" ;; KiB) ec
 	echo "little, ratios from the same run are the result. Disks: sparse files in host tmpfs,"
 	echo "virtio-blk, cache=unsafe (or a guest brd ramdisk with --brd). *-wa: device bytes"
 	echo "written per user byte; *-cpu: guest kernel CPU time per GiB moved; bh-per-gib-cached:"
-	echo "buffer_head objects per GiB of cached file data; fsbuf-kib-per-gib-cached: fs_buf memory"
+	echo "buffer_head objects per GiB of cached file data; fs_buf-kib-per-gib-cached: fs_buf memory"
 	echo "(KiB) per GiB of cached file data; folio-kib-read: average folio size"
 	echo "when reading a file in (tools/folios: page-frame flags of the cached file)."
 	echo

@@ -139,7 +139,7 @@ group_field() {
 			in_g && index($0, f) { sub(".*" f " ", ""); sub("[- ].*", ""); print; exit }'
 }
 
-# fsbuf_stat DEVICE FIELD: a counter of the mount's fs_buf cache (debugfs).
-fsbuf_stat() {
+# fs_buf_stat DEVICE FIELD: a counter of the mount's fs_buf cache (debugfs).
+fs_buf_stat() {
 	awk -v f="$2" '$1 == f { print $2 }' "/sys/kernel/debug/fs_buf/${1#/dev/}/stats" 2> /dev/null
 }

@@ -39,7 +39,7 @@ check_on_disk fdatasync.dat yes
 # Writeback copied the inode into its table block but left the block dirty in
 # fs_buf (its own expiry made long here): fsync of the now clean inode must
 # still put the block on the disk.
-expire=/sys/module/fsbuf/parameters/expire_centisecs
+expire=/sys/module/fs_buf/parameters/expire_centisecs
 echo 360000 > "$expire"
 sysctl -q vm.dirty_writeback_centisecs=50 vm.dirty_expire_centisecs=50
 xfs_io -f -c "pwrite -q -S 0x5a 0 64k" wb.dat

@@ -26,7 +26,7 @@ swap_table() {
 DEV=$dm fs_mount
 head -c 1000000 /dev/urandom > "$MNT/a"
 sync
-[ "$(fsbuf_stat "$name" reads)" -ge 1 ] || fail "the bitmap was not read through fs_buf"
+[ "$(fs_buf_stat "$name" reads)" -ge 1 ] || fail "the bitmap was not read through fs_buf"
 
 swap_table "$bad"
 dmesg -c > /dev/null
@@ -35,13 +35,13 @@ xfs_io -c fsync "$MNT/b"
 out=$(xfs_io -c syncfs "$MNT" 2>&1) || true
 grep -q "Input/output error" <<< "$out" || fail "syncfs did not report the failed write: '$out'"
 dmesg | grep -q "writing metadata block $bitmap failed" || fail "no kernel message for block $bitmap"
-[ "$(fsbuf_stat "$name" write_errors)" -ge 1 ] || fail "no write error counted"
-[ "$(fsbuf_stat "$name" dirty)" -ge 1 ] || fail "the failed block is no longer dirty"
+[ "$(fs_buf_stat "$name" write_errors)" -ge 1 ] || fail "no write error counted"
+[ "$(fs_buf_stat "$name" dirty)" -ge 1 ] || fail "the failed block is no longer dirty"
 
 swap_table "$good"
 out=$(xfs_io -c syncfs "$MNT" 2>&1) || true
 [ -z "$out" ] || fail "syncfs after the device recovered: $out"
-expect_eq "$(fsbuf_stat "$name" dirty)" 0 "dirty buffers after the retry"
+expect_eq "$(fs_buf_stat "$name" dirty)" 0 "dirty buffers after the retry"
 sum_a=$(md5 "$MNT/a") sum_b=$(md5 "$MNT/b")
 cd /
 umount "$MNT" || fail "umount"

@@ -33,11 +33,11 @@ dmesg -c > /dev/null
 head -c 100000 /dev/urandom > "$MNT/b"
 expect_fail "Input/output error" fsfreeze -f "$MNT"
 expect_fail "Input/output error" xfs_io -c syncfs "$MNT"
-expect_eq "$(fsbuf_stat "$name" lost)" 0 "blocks given up after 2 failed writes"
+expect_eq "$(fs_buf_stat "$name" lost)" 0 "blocks given up after 2 failed writes"
 grep -q " rw[ ,]" <<< "$(grep " $MNT " /proc/mounts)" || fail "read-only before the block was given up"
 xfs_io -c syncfs "$MNT" > /dev/null 2>&1 || true
-expect_eq "$(fsbuf_stat "$name" lost)" 1 "blocks given up after 3 failed writes"
-expect_eq "$(fsbuf_stat "$name" dirty)" 0 "dirty buffers after the block was given up"
+expect_eq "$(fs_buf_stat "$name" lost)" 1 "blocks given up after 3 failed writes"
+expect_eq "$(fs_buf_stat "$name" dirty)" 0 "dirty buffers after the block was given up"
 expect_eq "$(dmesg | grep -c "EXT2-fs ($name): error: ext2_metadata_write_error: writing metadata block $bitmap failed: -5, given up")" 1 \
 	"ext2 errors for the lost block"
 expect_eq "$(dmesg | grep -c "writing metadata block $bitmap failed: -5, will retry")" 2 "messages for the retried failures"

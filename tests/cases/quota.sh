@@ -60,7 +60,7 @@ quotaoff "$MNT"
 # and which may be removed: fs_buf keeps no copy of its blocks.
 quotaon "$MNT" || fail "quotaon before the last quotaoff"
 used > /dev/null
-n0=$(fsbuf_stat "$DEV" buffers)
+n0=$(fs_buf_stat "$DEV" buffers)
 quotaoff "$MNT"
-n1=$(fsbuf_stat "$DEV" buffers)
+n1=$(fs_buf_stat "$DEV" buffers)
 [ $((n0 - n1)) -ge 2 ] || fail "fs_buf held $n0 buffers before quotaoff and $n1 after"

@@ -14,9 +14,9 @@ ln -s "$(printf 'x%.0s' $(seq 1 59))" edge59
 ln -s "$(printf 'y%.0s' $(seq 1 60))" edge60
 echo data > target-short
 fs_cycle
-reads0=$(fsbuf_stat "$DEV" reads)
+reads0=$(fs_buf_stat "$DEV" reads)
 expect_eq "$(readlink slow)" "$long" "slow symlink"
-[ "$(fsbuf_stat "$DEV" reads)" -gt "$reads0" ] || fail "the slow symlink was not read through fs_buf"
+[ "$(fs_buf_stat "$DEV" reads)" -gt "$reads0" ] || fail "the slow symlink was not read through fs_buf"
 expect_eq "$(readlink fast)" "$short" "fast symlink"
 expect_eq "$(readlink longest)" "$longest" "symlink of $((FS_BS - 1)) bytes"
 expect_eq "$(readlink edge59 | wc -c)" 60 "59-byte symlink"

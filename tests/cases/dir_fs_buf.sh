@@ -12,16 +12,16 @@ blocks=$(($(stat -c %s d) / FS_BS))
 [ "$blocks" -ge 8 ] || fail "the directory has only $blocks blocks"
 fs_cycle
 dev=${DEV#/dev/}
-reads0=$(fsbuf_stat "$dev" reads)
+reads0=$(fs_buf_stat "$dev" reads)
 [ -n "$reads0" ] || fail "no fs_buf counters for $dev"
 expect_eq "$(ls -f d | wc -l)" $((n + 2)) "entries listed"
-reads1=$(fsbuf_stat "$dev" reads)
+reads1=$(fs_buf_stat "$dev" reads)
 [ $((reads1 - reads0)) -ge "$blocks" ] ||
 	fail "listing $blocks directory blocks read only $((reads1 - reads0)) blocks through fs_buf"
-hits1=$(fsbuf_stat "$dev" hits)
+hits1=$(fs_buf_stat "$dev" hits)
 expect_eq "$(ls -f d | wc -l)" $((n + 2)) "entries listed again"
-expect_eq "$(fsbuf_stat "$dev" reads)" "$reads1" "fs_buf reads of the second listing"
-[ "$(fsbuf_stat "$dev" hits)" -ge $((hits1 + blocks)) ] || fail "the second listing did not hit the cache"
+expect_eq "$(fs_buf_stat "$dev" reads)" "$reads1" "fs_buf reads of the second listing"
+[ "$(fs_buf_stat "$dev" hits)" -ge $((hits1 + blocks)) ] || fail "the second listing did not hit the cache"
 perl -e 'my ($d, $n) = @ARGV;
 	for (1 .. $n) { -e "$d/entry-with-a-long-name-$_" or die "lookup $_: $!" }' d "$n" ||
 	fail "lookup"

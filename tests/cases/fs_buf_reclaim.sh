@@ -6,7 +6,7 @@
 # there with its contents, and no other.
 sysctl -q vm.dirty_writeback_centisecs=0
 dev=${DEV#/dev/}
-reclaimed0=$(fsbuf_stat "$dev" reclaimed)
+reclaimed0=$(fs_buf_stat "$dev" reclaimed)
 [ -n "$reclaimed0" ] || fail "no fs_buf counters for $dev"
 touch /tmp/reclaim.run
 (while [ -e /tmp/reclaim.run ]; do echo 3 > /proc/sys/vm/drop_caches; sleep 0.2; done) &
@@ -28,7 +28,7 @@ perl -e 'my $n = shift;
 	}' "$n" || { rm -f /tmp/reclaim.run; wait $loop; fail "workload"; }
 rm -f /tmp/reclaim.run
 wait $loop
-[ "$(fsbuf_stat "$dev" reclaimed)" -gt "$reclaimed0" ] || fail "the fs_buf shrinker reclaimed nothing"
+[ "$(fs_buf_stat "$dev" reclaimed)" -gt "$reclaimed0" ] || fail "the fs_buf shrinker reclaimed nothing"
 fs_cycle
 perl -e 'my $n = shift; my %want;
 	for my $i (1 .. $n) {

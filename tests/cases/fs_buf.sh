@@ -1,43 +1,43 @@
-# fs_buf on its own: the self-test module (fs/fsbuf/fsbuf_test.c) passes
+# fs_buf on its own: the self-test module (fs/fs_buf/fs_buf_test.c) passes
 # every check at this block size, including write and read errors on a
 # dm-error device, and fs_buf's tracepoints see the reads, writes, forgets,
 # reclaim and the failed write.
 # setup: none
 # timeout: 300
-ko=$RUN_DIR/modules/fsbuf_test.ko
+ko=$RUN_DIR/modules/fs_buf_test.ko
 [ -f "$ko" ] || fail "no $ko"
-[ -d /sys/module/fsbuf ] || fail "module fsbuf is not loaded"
+[ -d /sys/module/fs_buf ] || fail "module fs_buf is not loaded"
 # No filesystem on the scratch disk: nothing for e2fsck afterwards.
 dd if=/dev/zero of="$DEV" bs=1M count=1 conv=fsync 2> /dev/null
 
 # The aux disk's first MiB, then a MiB where every I/O fails.
 # Its block 0 takes two seconds to write or read.
-dmsetup create fsbuf-err --table "0 $((FS_BS / 512)) delay $AUX_DEV 0 2000
+dmsetup create fs_buf-err --table "0 $((FS_BS / 512)) delay $AUX_DEV 0 2000
 $((FS_BS / 512)) $((2048 - FS_BS / 512)) linear $AUX_DEV $((FS_BS / 512))
 2048 2048 error" || fail "dmsetup create"
 dmsetup mknodes
 errblk=$((2048 * 512 / FS_BS))
 tr=/sys/kernel/tracing
 mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
-expire=/sys/module/fsbuf/parameters/expire_centisecs
-trap 'echo 0 > "$tr/events/fsbuf/enable"; echo 3000 > "$expire"; dmsetup remove fsbuf-err' EXIT
+expire=/sys/module/fs_buf/parameters/expire_centisecs
+trap 'echo 0 > "$tr/events/fs_buf/enable"; echo 3000 > "$expire"; dmsetup remove fs_buf-err' EXIT
 
 # The periodic writeback check wants old buffers written within seconds.
 echo 100 > "$expire"
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
 : > "$tr/trace"
-echo 1 > "$tr/events/fsbuf/enable"
+echo 1 > "$tr/events/fs_buf/enable"
 dmesg -c > /dev/null
 rc=0
-insmod "$ko" dev="$DEV" bs="$FS_BS" errdev=/dev/mapper/fsbuf-err errblk="$errblk" || rc=$?
-echo 0 > "$tr/events/fsbuf/enable"
-dmesg | grep "fsbuf_test: " > /tmp/fsbuf_test.out || true
-cat /tmp/fsbuf_test.out
-[ "$rc" = 0 ] || fail "fsbuf_test: $(grep -m1 FAIL /tmp/fsbuf_test.out || echo "insmod exited $rc")"
-rmmod fsbuf_test
-expect_eq "$(grep -c ': FAIL ' /tmp/fsbuf_test.out)" 0 "failed checks"
+insmod "$ko" dev="$DEV" bs="$FS_BS" errdev=/dev/mapper/fs_buf-err errblk="$errblk" || rc=$?
+echo 0 > "$tr/events/fs_buf/enable"
+dmesg | grep "fs_buf_test: " > /tmp/fs_buf_test.out || true
+cat /tmp/fs_buf_test.out
+[ "$rc" = 0 ] || fail "fs_buf_test: $(grep -m1 FAIL /tmp/fs_buf_test.out || echo "insmod exited $rc")"
+rmmod fs_buf_test
+expect_eq "$(grep -c ': FAIL ' /tmp/fs_buf_test.out)" 0 "failed checks"
 # Every check ran: a check that silently stopped running shows up here.
-expect_eq "$(grep -c ': ok ' /tmp/fsbuf_test.out)" 22 "checks passed"
+expect_eq "$(grep -c ': ok ' /tmp/fs_buf_test.out)" 22 "checks passed"
 
 for ev in fs_buf_get fs_buf_read fs_buf_write fs_buf_forget fs_buf_reclaim \
 	  "fs_buf_io_done: .* write error -5" "fs_buf_io_done: .* read error 0"; do
