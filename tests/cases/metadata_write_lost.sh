@@ -1,6 +1,6 @@
-# The write-error policy (fs_buf max_retries, ext2 errors=): a block bitmap
-# that can never be written (dm-error under it) is retried max_retries times
-# (2 here), each failure a rate-limited message, while fsfreeze and syncfs
+# The write-error policy (fs_buf max_retries and retry_secs, ext2 errors=):
+# a block bitmap that can never be written (dm-error under it) is retried
+# max_retries times (2 here, retry_secs 0), each failure a rate-limited message, while fsfreeze and syncfs
 # report the error; then the block is given up: one ext2 error, the
 # filesystem goes read-only (errors=remount-ro), nothing stays dirty, umount
 # does not hang, and the superblock says the filesystem has errors, which
@@ -21,12 +21,14 @@ trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove meta-lost 2> /dev
 dm=/dev/mapper/meta-lost
 name=dm-$(dmsetup info -c --noheadings -o minor meta-lost | tr -d " ")
 knob=/sys/kernel/debug/fs_buf/$name/max_retries
+secs=/sys/kernel/debug/fs_buf/$name/retry_secs
 
 DEV=$dm fs_mount errors=remount-ro
 head -c 100000 /dev/urandom > "$MNT/a"
 sync
-[ -w "$knob" ] || fail "no max_retries knob in debugfs ($knob)"
+[ -w "$knob" ] && [ -w "$secs" ] || fail "no max_retries and retry_secs knobs in debugfs ($knob)"
 echo 2 > "$knob"
+echo 0 > "$secs"
 dmsetup suspend --nolockfs meta-lost && dmsetup load meta-lost --table "$bad" &&
 	dmsetup resume meta-lost || fail "dmsetup: cannot switch the table"
 dmesg -c > /dev/null

@@ -2,7 +2,7 @@
 # with the stock driver: tune2fs tunables (written into the superblock through
 # /dev), the label (tune2fs -L and e2label use FS_IOC_SETFSLABEL), and a boot
 # sector written over the first 1024 bytes (inside the superblock's block at
-# 2K and 4K blocks). The filesystem writes its superblock after each change
+# 2K and 4K blocks), half buffered and half with O_DIRECT. The filesystem writes its superblock after each change
 # and at umount; every change must be on the disk afterwards. dumpe2fs on the
 # mounted device must also see the filesystem's counters after a sync.
 # fs-size: 64M
@@ -17,8 +17,10 @@ expect_eq "$(e2label "$DEV")" tlabel "e2label while mounted"
 e2label "$DEV" label2 || fail "e2label DEV label2"
 expect_eq "$(e2label "$DEV")" label2 "e2label after e2label"
 head -c 1024 /dev/urandom > /tmp/boot
-dd if=/tmp/boot of="$DEV" bs=1024 count=1 conv=notrunc,fsync status=none ||
+dd if=/tmp/boot of="$DEV" bs=512 count=1 conv=notrunc,fsync status=none ||
 	fail "writing the boot sector"
+dd if=/tmp/boot of="$DEV" bs=512 skip=1 seek=1 count=1 oflag=direct conv=notrunc status=none ||
+	fail "writing the boot sector with O_DIRECT"
 
 # the filesystem writes its superblock again, with new counters
 for i in 4 5 6; do head -c 300000 /dev/zero > d/f$i; done
