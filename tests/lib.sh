@@ -143,3 +143,27 @@ group_field() {
 fs_buf_stat() {
 	awk -v f="$2" '$1 == f { print $2 }' "/sys/kernel/debug/fs_buf/${1#/dev/}/stats" 2> /dev/null
 }
+
+# dm_block_error NAME BLOCK: a device-mapper device NAME over $DEV, linear;
+# its table $DM_BAD makes block BLOCK (of $FS_BS bytes) fail with dm-error,
+# $DM_GOOD undoes that (dm_swap_table). Sets DM_DEV (/dev/mapper/NAME) and
+# DM_NAME (the kernel's dm-N). The caller removes NAME.
+dm_block_error() {
+	local size spb at
+	size=$(blockdev --getsz "$DEV")
+	spb=$((FS_BS / 512)) at=$(($2 * FS_BS / 512))
+	DM_GOOD="0 $size linear $DEV 0"
+	DM_BAD="0 $at linear $DEV 0
+$at $spb error
+$((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
+	dmsetup create "$1" --table "$DM_GOOD" || fail "dmsetup create $1"
+	dmsetup mknodes
+	DM_DEV=/dev/mapper/$1
+	DM_NAME=dm-$(dmsetup info -c --noheadings -o minor "$1" | tr -d " ")
+}
+
+# dm_swap_table NAME TABLE
+dm_swap_table() {
+	dmsetup suspend --nolockfs "$1" && dmsetup load "$1" --table "$2" &&
+		dmsetup resume "$1" || fail "dmsetup: cannot switch the table of $1"
+}

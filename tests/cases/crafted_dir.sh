@@ -2,8 +2,8 @@
 # write past a block: directory x's first block is the inode table's first
 # block (cached as an inode-table block, never walked as a directory), and
 # directory y's "." entry spans its whole first block, so it has no ".."
-# for a rename to rewrite. Listing and lookup in x fail with "Structure
-# needs cleaning", renaming y fails, the kernel log names both, the rest of
+# for a rename to rewrite. Listing and lookup in x and renaming y fail
+# with "Structure needs cleaning", the kernel log names both, the rest of
 # the filesystem works, and e2fsck repairs the damage.
 # setup: none
 # timeout: 300
@@ -28,7 +28,7 @@ expect_fail "Structure needs cleaning" ls "$MNT/a/x"
 expect_fail "Structure needs cleaning" stat "$MNT/a/x/f"
 dmesg | grep -q "block $itable is cached as ext2 inode table, asked for as ext2 directory" ||
 	fail "no kernel message naming block $itable"
-expect_fail "Input/output error" mv "$MNT/a/y" "$MNT/b/"
+expect_fail "Structure needs cleaning" mv "$MNT/a/y" "$MNT/b/"
 dmesg | grep -q "directory #[0-9]* has no '..' entry" || fail "no kernel message about y's '..'"
 expect_eq "$(ls "$MNT/a" | tr '\n' ' ')" "x y " "listing of a"
 echo new > "$MNT/b/new" || fail "create outside the damage"

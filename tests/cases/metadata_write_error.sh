@@ -6,29 +6,17 @@
 fs_mkfs
 bitmap=$(group_field 0 "Block bitmap")
 [ -n "$bitmap" ] || fail "no group 0 block bitmap from dumpe2fs"
-size=$(blockdev --getsz "$DEV")
-spb=$((FS_BS / 512)) at=$((bitmap * FS_BS / 512))
-good="0 $size linear $DEV 0"
-bad="0 $at linear $DEV 0
-$at $spb error
-$((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
-dmsetup create meta-err --table "$good" || fail "dmsetup create"
-dmsetup mknodes
+dm_block_error meta-err "$bitmap"
 # set -e applies in the trap too: a failing umount there would skip the remove.
 trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove meta-err 2> /dev/null || true' EXIT
-dm=/dev/mapper/meta-err
-name=dm-$(dmsetup info -c --noheadings -o minor meta-err | tr -d " ")
-swap_table() {
-	dmsetup suspend --nolockfs meta-err && dmsetup load meta-err --table "$1" &&
-		dmsetup resume meta-err || fail "dmsetup: cannot switch the table"
-}
+dm=$DM_DEV name=$DM_NAME
 
 DEV=$dm fs_mount
 head -c 1000000 /dev/urandom > "$MNT/a"
 sync
 [ "$(fs_buf_stat "$name" reads)" -ge 1 ] || fail "the bitmap was not read through fs_buf"
 
-swap_table "$bad"
+dm_swap_table meta-err "$DM_BAD"
 dmesg -c > /dev/null
 head -c 1000000 /dev/urandom > "$MNT/b"
 xfs_io -c fsync "$MNT/b"
@@ -38,7 +26,7 @@ dmesg | grep -q "writing metadata block $bitmap failed" || fail "no kernel messa
 [ "$(fs_buf_stat "$name" write_errors)" -ge 1 ] || fail "no write error counted"
 [ "$(fs_buf_stat "$name" dirty)" -ge 1 ] || fail "the failed block is no longer dirty"
 
-swap_table "$good"
+dm_swap_table meta-err "$DM_GOOD"
 out=$(xfs_io -c syncfs "$MNT" 2>&1) || true
 [ -z "$out" ] || fail "syncfs after the device recovered: $out"
 expect_eq "$(fs_buf_stat "$name" dirty)" 0 "dirty buffers after the retry"

@@ -1,7 +1,7 @@
 # The write-error policy (fs_buf max_retries and retry_secs, ext2 errors=):
 # a block bitmap that can never be written (dm-error under it) is retried
-# max_retries times (2 here, retry_secs 0), each failure a rate-limited message, while fsfreeze and syncfs
-# report the error; then the block is given up: one ext2 error, the
+# max_retries times (2 here, retry_secs 0), each failure a rate-limited
+# message, while fsfreeze and syncfs report the error; then the block is given up: one ext2 error, the
 # filesystem goes read-only (errors=remount-ro), nothing stays dirty, umount
 # does not hang, and the superblock says the filesystem has errors, which
 # e2fsck finds and repairs.
@@ -9,17 +9,9 @@
 fs_mkfs
 bitmap=$(group_field 0 "Block bitmap")
 [ -n "$bitmap" ] || fail "no group 0 block bitmap from dumpe2fs"
-size=$(blockdev --getsz "$DEV")
-spb=$((FS_BS / 512)) at=$((bitmap * FS_BS / 512))
-good="0 $size linear $DEV 0"
-bad="0 $at linear $DEV 0
-$at $spb error
-$((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
-dmsetup create meta-lost --table "$good" || fail "dmsetup create"
-dmsetup mknodes
+dm_block_error meta-lost "$bitmap"
 trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove meta-lost 2> /dev/null || true' EXIT
-dm=/dev/mapper/meta-lost
-name=dm-$(dmsetup info -c --noheadings -o minor meta-lost | tr -d " ")
+dm=$DM_DEV name=$DM_NAME
 knob=/sys/kernel/debug/fs_buf/$name/max_retries
 secs=/sys/kernel/debug/fs_buf/$name/retry_secs
 
@@ -29,8 +21,7 @@ sync
 [ -w "$knob" ] && [ -w "$secs" ] || fail "no max_retries and retry_secs knobs in debugfs ($knob)"
 echo 2 > "$knob"
 echo 0 > "$secs"
-dmsetup suspend --nolockfs meta-lost && dmsetup load meta-lost --table "$bad" &&
-	dmsetup resume meta-lost || fail "dmsetup: cannot switch the table"
+dm_swap_table meta-lost "$DM_BAD"
 dmesg -c > /dev/null
 head -c 100000 /dev/urandom > "$MNT/b"
 expect_fail "Input/output error" fsfreeze -f "$MNT"
