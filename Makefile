@@ -6,7 +6,7 @@ KVER      = $(shell setup/kernel-version.sh)
 KDIR      = /lib/modules/$(KVER)/build
 
 .PHONY: all deps tree tree-reapply series check-series modules tools selftest-module \
-	run shell check check-full bench bench-quick clean distclean
+	kernel-debug run shell check check-full check-debug bench bench-quick clean distclean
 
 all: modules tools
 
@@ -40,6 +40,12 @@ selftest-module: deps
 	@$(MAKE) -s -C $(KDIR) M=$(CURDIR)/$(OUT)/selftest/src modules
 	@cp $(OUT)/selftest/src/misbehave.ko $(OUT)/selftest/ && : > $(OUT)/selftest/load-order
 
+# Tier K: a kernel from the patched tree with lockdep, KASAN, KFENCE, UBSAN,
+# kmemleak and fault injection (build/kernel-debug.config), ext2 and fs_buf
+# as its modules. Incremental after the first build.
+kernel-debug: tree
+	@build/kernel.sh debug
+
 # Boot QEMU with our modules and show them at work.
 run: modules tools
 	@vm/run.sh --name demo --timeout 600 vm/demo.sh
@@ -54,6 +60,10 @@ check: modules tools selftest-module
 
 check-full: modules tools selftest-module
 	@SCALE=10 SEEDS=3 SUITE_TIMEOUT=14400 tests/check.sh $(T)
+
+# The suite on the debug kernel; a checker's report fails the case.
+check-debug: kernel-debug tools
+	@KERNEL=$(CURDIR)/$(OUT)/kernel-debug SUITE_TIMEOUT=$${SUITE_TIMEOUT:-10800} tests/check.sh $(T)
 
 # Benchmarks: report only, never fail on a number. ARGS="--brd" etc. pass through.
 bench: modules tools

@@ -8,7 +8,9 @@
 #     --quick     small sizes (make bench-quick); default full sizes
 #     --rounds N  rounds per filesystem (default 3)
 #     --fs LIST   filesystems, default "ours stock ext4-ext2 ext4 xfs tmpfs";
-#                 "ours-lf" is ours with the large_folios module parameter on
+#                 "ours-lf" is ours with the large_folios module parameter on;
+#                 "NAME@REV" is ours built from commit REV of build/linux
+#                 (e.g. "v1@v1" to compare two versions of the series)
 #     --brd       a guest ramdisk instead of the virtio disk (CPU cost without
 #                 device cost; no write-amplification figures)
 # Disks are sparse files in host tmpfs (/dev/shm), cache=unsafe, for every
@@ -40,14 +42,20 @@ make -C "$top" -s modules tools > /dev/null
 "$top/build/modules.sh" --rev pristine --out "$top/build/out/modules-stock" > /dev/null
 
 read -ra fss <<< "$filesystems"
+for fs in "${fss[@]}"; do
+	[ "$fs" = "${fs#*@}" ] ||
+		"$top/build/modules.sh" --rev "${fs#*@}" --out "$top/build/out/modules-${fs%@*}" > /dev/null
+done
 total=$((rounds * ${#fss[@]}))
 done_runs=0 failed=0 start=$SECONDS
 echo "round,fs,metric,value,unit" > "$out/raw.csv"
 for ((r = 1; r <= rounds; r++)); do
 	for fs in "${fss[@]}"; do
+		name=${fs%@*} job_fs=$fs
 		case "$fs" in
 		ours | ours-lf) mods=$top/build/out/modules ;;
 		stock) mods=$top/build/out/modules-stock ;;
+		*@*) mods=$top/build/out/modules-$name job_fs=ours ;;
 		*) mods=none ;;
 		esac
 		eta=""
@@ -55,15 +63,15 @@ for ((r = 1; r <= rounds; r++)); do
 			left=$(((SECONDS - start) * (total - done_runs) / done_runs))
 			eta=", about $((left / 60)) min $((left % 60)) s left"
 		fi
-		echo "bench: [$((done_runs + 1))/$total] round $r/$rounds $fs ($scale, $dev$eta)"
-		if ! "$top/vm/run.sh" --name "bench-$fs" --modules "$mods" --mem "$mem" \
+		echo "bench: [$((done_runs + 1))/$total] round $r/$rounds $name ($scale, $dev$eta)"
+		if ! "$top/vm/run.sh" --name "bench-$name" --modules "$mods" --mem "$mem" \
 			--disk-dir "$disks" --timeout 3600 \
-			--env BENCH_FS="$fs" --env BENCH_SCALE="$scale" --env BENCH_DEV="$dev" \
-			"$top/bench/job.sh" > "$out/$fs-$r.log" 2>&1; then
-			echo "bench: run $fs round $r failed, see $out/$fs-$r.log"
+			--env BENCH_FS="$job_fs" --env BENCH_SCALE="$scale" --env BENCH_DEV="$dev" \
+			"$top/bench/job.sh" > "$out/$name-$r.log" 2>&1; then
+			echo "bench: run $name round $r failed, see $out/$name-$r.log"
 			failed=$((failed + 1))
 		fi
-		tr -d '\r' < "$out/$fs-$r.log" | awk -v r="$r" -v fs="$fs" \
+		tr -d '\r' < "$out/$name-$r.log" | awk -v r="$r" -v fs="$name" \
 			'$1 == "bench:" && NF == 4 { print r "," fs "," $2 "," $3 "," $4 }' >> "$out/raw.csv"
 		done_runs=$((done_runs + 1))
 	done

@@ -2,11 +2,21 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, SCALE, SEED (passed to the guest), VM_ACCEL.
+# Environment: BLOCK_SIZES, SCALE, SEED (passed to the guest), VM_ACCEL;
+# KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
+# instead of Debian's kernel with build/out/modules (make check-debug).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/vm/kcheck.sh"
 out=$top/build/out
+modules=$out/modules selftest_modules=$out/selftest faults="warn oops hang lockup"
+kernel=()
+if [ -n "${KERNEL:-}" ]; then
+	kernel=(--kernel "$KERNEL")
+	modules=$KERNEL/modules selftest_modules=$KERNEL/selftest
+	# what only the debug checkers see: KASAN, lockdep, atomic sleep, kmemleak
+	faults+=" uaf oob lockorder sleep leak"
+fi
 passed=0 failed=0 skipped=0 failures=()
 
 result() { # ok|FAIL|skip NAME
@@ -21,14 +31,14 @@ result() { # ok|FAIL|skip NAME
 # The runner must fail a run whose kernel misbehaves, and pass a clean one.
 selftest() {
 	local dir=$out/vm/selftest f
-	echo "== runner self-test: a module that WARNs, oopses, hangs and locks up"
-	if "$top/vm/run.sh" --name selftest --modules "$out/selftest" --timeout 900 \
+	echo "== runner self-test: a module that misbehaves ($faults)"
+	if "$top/vm/run.sh" --name selftest "${kernel[@]}" --modules "$selftest_modules" --timeout 900 \
 		"$top/vm/selftest/job.sh" > "$out/selftest.log" 2>&1; then
 		result FAIL "runner: a run with a misbehaving kernel was judged clean"
 	else
 		result ok "runner: a run with a misbehaving kernel fails"
 	fi
-	for f in warn oops hang lockup; do
+	for f in $faults; do
 		if [ ! -f "$dir/selftest-$f.dmesg" ]; then
 			result FAIL "runner: no kernel log for fault=$f"
 		elif kcheck_log "$dir/selftest-$f.dmesg" > /dev/null; then
@@ -55,7 +65,8 @@ suite() {
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"
-	"$top/vm/run.sh" --name suite --timeout "${SUITE_TIMEOUT:-3000}" "${envs[@]}" \
+	"$top/vm/run.sh" --name suite "${kernel[@]}" --modules "$modules" \
+		--timeout "${SUITE_TIMEOUT:-3000}" "${envs[@]}" \
 		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
 	local rc=${PIPESTATUS[0]}
 	local status name rest

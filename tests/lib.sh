@@ -167,3 +167,30 @@ dm_swap_table() {
 	dmsetup suspend --nolockfs "$1" && dmsetup load "$1" --table "$2" &&
 		dmsetup resume "$1" || fail "dmsetup: cannot switch the table of $1"
 }
+
+# fault_inject NAME PROBABILITY TIMES [ATTR=VALUE...]: turn on the kernel's
+# fault injection NAME (failslab, fail_page_alloc, fail_make_request; a debug
+# kernel has them, make check-debug) failing PROBABILITY percent of the calls
+# it sees, at most TIMES in all; sleeping allocations fail too. Skips where
+# there is none. fault_injected NAME: the failures injected since.
+fault_inject() {
+	local d=/sys/kernel/debug/$1 a
+	[ -d "$d" ] || skip "no $1 in this kernel (make check-debug has it)"
+	echo 0 > "$d/probability"
+	echo 1 > "$d/interval"
+	echo 0 > "$d/space"
+	echo 1 > "$d/verbose"
+	echo "$3" > "$d/times"
+	[ ! -e "$d/ignore-gfp-wait" ] || echo N > "$d/ignore-gfp-wait"
+	FAULT_TIMES=$3
+	for a in "${@:4}"; do echo "${a#*=}" > "$d/${a%%=*}" || fail "$1: cannot set ${a%%=*}"; done
+	echo "$2" > "$d/probability"
+}
+fault_injected() {
+	local left
+	left=$(cat "/sys/kernel/debug/$1/times")
+	echo $((FAULT_TIMES - left))
+}
+fault_off() {
+	echo 0 > "/sys/kernel/debug/$1/probability"
+}

@@ -12,6 +12,10 @@
  * O_DIRECT or mmap) is compared with the model; the first difference ends the
  * run with exit 1 and a report that includes the recent op history.
  *
+ * With -M (memory fault injection) a syscall failing with ENOMEM ends its op:
+ * the model takes exactly what the call acknowledged, and a failed call must
+ * have changed nothing else, which every later read checks.
+ *
  * Exit codes: 0 verified, 1 data mismatch, 2 usage error, 3 syscall error.
  */
 #include <errno.h>
@@ -90,6 +94,10 @@ static uint64_t nlogged;
 static struct op *cur;		/* op in progress, for error reports */
 static sigjmp_buf sigbus_jmp;
 static volatile sig_atomic_t sigbus_armed;
+static bool enomem_ok;		/* -M */
+static uint64_t enomem_ops;	/* ops ended by ENOMEM */
+static sigjmp_buf op_jmp;	/* where die() ends such an op */
+static bool op_armed;
 
 static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
@@ -186,6 +194,8 @@ die(int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (err == ENOMEM && enomem_ok && op_armed)
+		siglongjmp(op_jmp, 1);
 	fflush(stdout);
 	fputs("integrity: ERROR: ", stderr);
 	va_start(ap, fmt);
@@ -217,6 +227,10 @@ static void __attribute__((noreturn)) usage(int code)
 "  -L n       ops of history printed on failure (default 64)\n"
 "  -V every   verify all files every `every` ops (default: on reopen\n"
 "             and at the end)\n"
+"  -M         memory fault injection: ENOMEM from a syscall ends the op\n"
+"             (counted) with only what the call acknowledged applied;\n"
+"             once set up, the process asks for injected failures\n"
+"             (/proc/self/make-it-fail, for a fault-injection task filter)\n"
 "  -v         print every op before it runs\n"
 "  -q         quiet: only the first line and the summary\n"
 "exit: 0 verified, 1 data mismatch, 2 usage error, 3 syscall error\n");
@@ -354,7 +368,7 @@ static uint64_t read_full(int fd, uint8_t *buf, uint64_t len, uint64_t off,
 		ssize_t r = pread(fd, buf + done, len - done, (off_t)(off + done));
 
 		if (r < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || (errno == ENOMEM && enomem_ok && !op_armed))
 				continue;
 			die(errno, "%s: pread at %" PRIu64 " len %" PRIu64, how, off + done, len - done);
 		}
@@ -367,7 +381,11 @@ static uint64_t read_full(int fd, uint8_t *buf, uint64_t len, uint64_t off,
 	return done;
 }
 
-static void write_full(int fd, const uint8_t *buf, uint64_t len, uint64_t off, const char *how)
+/* Writes to a model file (f not NULL) go into its model as they are acknowledged. */
+static void model_write(struct file *f, uint64_t off, const uint8_t *buf, uint64_t len);
+
+static void write_full(struct file *f, int fd, const uint8_t *buf, uint64_t len, uint64_t off,
+		       const char *how)
 {
 	while (len) {
 		ssize_t r = pwrite(fd, buf, len, (off_t)off);
@@ -379,6 +397,8 @@ static void write_full(int fd, const uint8_t *buf, uint64_t len, uint64_t off, c
 		}
 		if (r == 0)
 			die(0, "%s: pwrite at %" PRIu64 " len %" PRIu64 " returned 0", how, off, len);
+		if (f)
+			model_write(f, off, buf, (uint64_t)r);
 		buf += r;
 		off += (uint64_t)r;
 		len -= (uint64_t)r;
@@ -391,7 +411,7 @@ static int open_retry(const char *path, int flags)
 
 	do
 		fd = open(path, flags, 0644);
-	while (fd < 0 && errno == EINTR);
+	while (fd < 0 && (errno == EINTR || (errno == ENOMEM && enomem_ok)));
 	return fd;
 }
 
@@ -654,8 +674,7 @@ static void do_write(int fi)
 	struct op *op = op_begin(K_WRITE, fi, off, len, "");
 
 	fill_pattern(wbuf, opnum, off, len);
-	write_full(f->fd, wbuf, len, off, "write");
-	model_write(f, off, wbuf, len);
+	write_full(f, f->fd, wbuf, len, off, "write");
 	op_end(op);
 }
 
@@ -686,8 +705,7 @@ static void do_dwrite(int fi)
 	struct op *op = op_begin(K_DWRITE, fi, off, len, "");
 
 	fill_pattern(wbuf, opnum, off, len);
-	write_full(dio_fd(f), wbuf, len, off, "dwrite");
-	model_write(f, off, wbuf, len);
+	write_full(f, dio_fd(f), wbuf, len, off, "dwrite");
 	op_end(op);
 }
 
@@ -855,7 +873,7 @@ static void do_corrupt(void)
 
 	if (fd < 0)
 		die(errno, "corrupt: open %s", f->path);
-	write_full(fd, &b, 1, off, "corrupt");
+	write_full(NULL, fd, &b, 1, off, "corrupt");
 	if (fsync(fd) < 0)
 		die(errno, "corrupt: fsync");
 	close_fd(&fd, f->path);
@@ -882,7 +900,7 @@ static int pick_kind(void)
 	return k;
 }
 
-static void run_op(int kind, int fi)
+static void do_op(int kind, int fi)
 {
 	switch (kind) {
 	case K_READ:		do_read(fi); break;
@@ -898,6 +916,25 @@ static void run_op(int kind, int fi)
 	case K_FALLOC:
 	case K_PUNCH:		do_falloc(fi, kind); break;
 	}
+}
+
+static void run_op(int kind, int fi)
+{
+	if (enomem_ok) {
+		if (sigsetjmp(op_jmp, 1)) {
+			op_armed = false;
+			if (cur) {
+				cur->note = "ENOMEM";
+				cur->done = true;
+				cur = NULL;
+			}
+			enomem_ops++;
+			return;
+		}
+		op_armed = true;
+	}
+	do_op(kind, fi);
+	op_armed = false;
 }
 
 /* ---- option parsing ---- */
@@ -971,7 +1008,7 @@ static void parse_args(int argc, char **argv)
 	bool have_seed = false;
 	int c;
 
-	while ((c = getopt(argc, argv, "S:N:l:o:m:A:B:X:L:V:vqh")) != -1) {
+	while ((c = getopt(argc, argv, "S:N:l:o:m:A:B:X:L:V:Mvqh")) != -1) {
 		switch (c) {
 		case 'S': seed = parse_num(optarg, 'S', false); have_seed = true; break;
 		case 'N': nops = parse_num(optarg, 'N', false); break;
@@ -983,6 +1020,7 @@ static void parse_args(int argc, char **argv)
 		case 'X': corrupt_every = parse_num(optarg, 'X', false); break;
 		case 'L': loglen = parse_num(optarg, 'L', false); break;
 		case 'V': verify_every = parse_num(optarg, 'V', false); break;
+		case 'M': enomem_ok = true; break;
 		case 'v': verbose = true; break;
 		case 'q': quiet = true; break;
 		case 'h': usage(0);
@@ -1053,6 +1091,18 @@ static void setup_files(char **paths)
 	}
 }
 
+/* Ask the kernel's fault injection (task-filter=Y) to fail this process's calls. */
+static void make_it_fail(void)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, "1", 1) != 1)
+		die(errno, "/proc/self/make-it-fail");
+	close(fd);
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -1088,6 +1138,8 @@ static void print_summary(double secs)
 			printf(" %s=%" PRIu64, kind_names[k], count[k]);
 	if (corrupt_every)
 		printf(" corrupt=%" PRIu64, count[K_CORRUPT]);
+	if (enomem_ok)
+		printf(" enomem=%" PRIu64, enomem_ops);
 	printf(" skipped=%" PRIu64 " time %.2fs (%.0f ops/s)\n", skipped, secs,
 	       secs > 0 ? (double)nops / secs : 0.0);
 }
@@ -1114,6 +1166,14 @@ int main(int argc, char **argv)
 	if (!oplog)
 		die(errno, "calloc");
 	setup_files(argv + optind);
+	if (enomem_ok) {
+		/* our own memory in first: a failed page fault is only retried */
+		memset(wbuf, 0, bufsz);
+		memset(rbuf, 0, bufsz);
+		for (int i = 0; i < nfiles; i++)
+			memset(files[i].model, 0, maxlen);
+		make_it_fail();
+	}
 
 	double t0 = now();
 	uint64_t progress = nops >= 10 ? nops / 10 : 1;

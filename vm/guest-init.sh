@@ -33,6 +33,11 @@ if [ ! -d "$project/vm" ]; then
 	mount --move /dev/.project "$project"
 fi
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+# A kernel of our own (build/kernel.sh) brings its own modules for modprobe.
+[ -z "${guestmods:-}" ] || mount --bind "$guestmods" /lib/modules
+# kmemleak (debug kernel): what boot left behind is not the run's business.
+kmemleak=/sys/kernel/debug/kmemleak
+[ ! -w "$kmemleak" ] || { echo scan > "$kmemleak"; echo clear > "$kmemleak"; }
 mkdir -p /mnt/out /mnt/scratch /mnt/aux
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /mnt/out
 
@@ -72,6 +77,12 @@ if [ "$rc" -eq 0 ]; then
 	cd /
 fi
 sync
+# The leaks of the whole run, into the kernel log ("N new suspected memory
+# leaks") and, with their allocation stacks, into the run directory.
+if [ -w "$kmemleak" ]; then
+	echo scan > "$kmemleak"
+	cat "$kmemleak" > "$out/kmemleak"
+fi
 dmesg > "$out/dmesg"
 cat /proc/sys/kernel/tainted > "$out/tainted"
 finish "$rc"

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Build the guest's initramfs: static busybox, vm/initramfs-init as /init, and
 # the modules of the booted kernel that reaching the host over 9p needs.
-#   initramfs.sh KVER OUTPUT
+#   initramfs.sh KVER OUTPUT [MODULES]   (MODULES: where KVER's modules are,
+#                                        default /lib/modules)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kver=$1 output=$2
-moddir=/lib/modules/$kver
+moddir=${3:-/lib/modules}/$kver
 # What /init loads, in this order after dependencies are resolved.
 want="virtio_pci 9pnet_virtio 9p virtio_blk"
 
@@ -29,7 +30,7 @@ add() {
 	order+=("$path")
 }
 for m in $want; do
-	path=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | cut -d: -f1 | head -1)
+	path=$(grep -E "(^|/)$m\.ko(\.[a-z]+)?:" "$moddir/modules.dep" | cut -d: -f1 | head -1 || true)
 	if [ -z "$path" ]; then
 		grep -qE "/$m\.ko" "$moddir/modules.builtin" ||
 			{ echo "initramfs: module $m not found for $kver" >&2; exit 1; }
@@ -37,6 +38,7 @@ for m in $want; do
 	fi
 	add "$path"
 done
+: > "$work/lib/modules/load-order"
 for path in "${order[@]}"; do
 	cp "$moddir/$path" "$work/lib/modules/"
 	basename "$path" >> "$work/lib/modules/load-order"

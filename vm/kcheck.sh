@@ -6,7 +6,8 @@ kcheck_patterns='Oops|BUG:|WARNING:|Kernel panic|kernel BUG at|general protectio
 'possible circular locking|possible recursive locking|inconsistent lock state|'\
 'INFO: task .* blocked for more than|soft lockup|hard LOCKUP|rcu.*detected stall|'\
 'KASAN:|UBSAN:|list_add corruption|list_del corruption|Unable to handle kernel|'\
-'stack-protector|double fault|segfault at .* in (ext2|fs_buf|minix)'
+'stack-protector|double fault|segfault at .* in (ext2|fs_buf|minix)|'\
+'kmemleak: [0-9]+ new suspected memory leak'
 
 # kcheck_log FILE: scan a kernel log for the patterns above.
 kcheck_log() {

@@ -3,7 +3,9 @@
 # and judge the run: the job's exit code, the time limit and the kernel's log.
 #   run.sh [options] JOB [ARGS...]
 #     --name NAME       run directory build/out/vm/NAME (default "run")
-#     --kernel FILE     kernel image (default Debian's /boot/vmlinuz-KVER)
+#     --kernel FILE     kernel image (default Debian's /boot/vmlinuz-KVER), or a
+#                       directory from build/kernel.sh (its bzImage, and its own
+#                       modules as the guest's /lib/modules)
 #     --modules DIR     modules to load, with DIR/load-order (default build/out/modules;
 #                       "none" loads nothing)
 #     --timeout SEC     wall-clock limit for the whole VM (default 1800)
@@ -41,11 +43,18 @@ done
 job=$(realpath "$1")
 shift
 
-kver=$("$top/setup/kernel-version.sh") || exit 1
-kernel=${kernel:-/boot/vmlinuz-$kver}
+guestmods=""
+if [ -d "$kernel" ]; then
+	kdir=$(realpath "$kernel")
+	kver=$(cat "$kdir/release") || exit 1
+	kernel=$kdir/bzImage guestmods=$kdir/lib/modules
+else
+	kver=$("$top/setup/kernel-version.sh") || exit 1
+	kernel=${kernel:-/boot/vmlinuz-$kver}
+fi
 initrd=$top/build/out/initramfs-$kver.cpio.gz
 if [ ! -f "$initrd" ] || [ "$initrd" -ot "$top/vm/initramfs-init" ] || [ "$initrd" -ot "$top/vm/initramfs.sh" ]; then
-	"$top/vm/initramfs.sh" "$kver" "$initrd" || exit 1
+	"$top/vm/initramfs.sh" "$kver" "$initrd" "${guestmods:-/lib/modules}" || exit 1
 fi
 
 run=$top/build/out/vm/$name
@@ -71,7 +80,7 @@ accel=(-accel tcg,thread=multi)
 # A soft lockup prints every CPU's stack, so the log shows what the others held.
 qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 loglevel=5 panic=-1 softlockup_all_cpu_backtrace=1 guestinit=$top/vm/guest-init.sh"
+	-append "console=ttyS0 loglevel=5 panic=-1 softlockup_all_cpu_backtrace=1 guestinit=$top/vm/guest-init.sh${guestmods:+ guestmods=$guestmods}"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=out,path=$run,security_model=none,multidevs=remap"
