@@ -6,7 +6,7 @@ KVER      = $(shell setup/kernel-version.sh)
 KDIR      = /lib/modules/$(KVER)/build
 
 .PHONY: all deps tree tree-reapply series check-series modules tools selftest-module \
-	kernel-debug run shell check check-full check-debug bench bench-quick clean distclean
+	kernel-debug run shell check check-full check-debug reliability bench bench-quick clean distclean
 
 all: modules tools
 
@@ -58,12 +58,17 @@ shell: modules tools
 check: modules tools selftest-module
 	@tests/check.sh $(T)
 
+# Soak: ten times the operations, three seeds, 10,500 power-cut points.
 check-full: modules tools selftest-module
-	@SCALE=10 SEEDS=3 SUITE_TIMEOUT=14400 tests/check.sh $(T)
+	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 SUITE_TIMEOUT=43200 tests/check.sh $(T)
 
 # The suite on the debug kernel; a checker's report fails the case.
 check-debug: kernel-debug tools
 	@KERNEL=$(CURDIR)/$(OUT)/kernel-debug SUITE_TIMEOUT=$${SUITE_TIMEOUT:-10800} tests/check.sh $(T)
+
+# The reliability cases on ours and on stock ext2, side by side (report only).
+reliability: modules tools
+	@tests/reliability.sh $(T)
 
 # Benchmarks: report only, never fail on a number. ARGS="--brd" etc. pass through.
 bench: modules tools

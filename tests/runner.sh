@@ -10,7 +10,7 @@
 #   # mkfs: OPTIONS            extra mkfs.ext2 options
 #   # mount: OPTIONS           mount options
 #   # setup: none              the case makes and mounts its filesystem itself
-#   # timeout: SEC             (default 900)
+#   # timeout: SEC             (default 900; times SCALE)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -20,6 +20,11 @@ export FS_TYPE=ext2 FS_MODULE=ext2 DEV=/dev/vda AUX_DEV=/dev/vdb MNT=/mnt/scratc
 export TOOLS=$top/build/out/tools SCALE=${SCALE:-1} RUN_DIR=${RUN_DIR:-$PWD}
 RESULTS=${RESULTS:-/dev/null}
 block_sizes=${BLOCK_SIZES:-1024 2048 4096}
+# Debug kernel only: kmemleak, and lockdep's own switch (it turns itself off
+# after its first report, and then sees nothing more).
+kmemleak=/sys/kernel/debug/kmemleak
+[ -w "$kmemleak" ] || kmemleak=""
+lockdep_on() { grep -q 'debug_locks: *1' /proc/lockdep_stats 2> /dev/null; }
 
 header() { sed -n "s/^# $2: *//p" "$1" | head -1; }
 
@@ -34,7 +39,7 @@ result() { # STATUS BS NAME DETAIL
 }
 
 run_case() { # FILE BS
-	local file=$1 bs=$2 name log klog t0 taint0 why=""
+	local file=$1 bs=$2 name log klog t0 t1 taint0 lockdep0 why=""
 	name=$(basename "$file" .sh)
 	log=/tmp/$name-$bs.log
 	klog=/tmp/$name-$bs.dmesg
@@ -47,12 +52,15 @@ run_case() { # FILE BS
 	setup=$(header "$file" setup)
 	tmo=$(header "$file" timeout)
 	tmo=${tmo:-900}
+	# SCALE multiplies the work a case does (check-full), so its time too
+	tmo=$((tmo * SCALE))
 
 	# Defaults a case may have changed.
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
 	dmesg -c > /dev/null
 	taint0=$(cat /proc/sys/kernel/tainted)
+	lockdep0=$(lockdep_on && echo on)
 	t0=${EPOCHREALTIME/./}
 	timeout -k 10 "$tmo" bash -c '
 		set -e
@@ -67,6 +75,7 @@ run_case() { # FILE BS
 		if mountpoint -q "$MNT"; then fs_umount; fi
 	' case "$top" "$setup" "$file" > "$log" 2>&1
 	local rc=$?
+	t1=${EPOCHREALTIME/./}
 	case $rc in
 	0|77) ;;
 	124|137) why="timed out after ${tmo}s" ;;
@@ -85,9 +94,21 @@ run_case() { # FILE BS
 	if [ -z "$why" ] && dumpe2fs -h "$DEV" > /dev/null 2>&1; then
 		e2fsck -fn "$DEV" >> "$log" 2>&1 || why="e2fsck -fn found errors"
 	fi
+	# What the case leaked: kmemleak reports objects 5 s old and older, and
+	# says how many in the kernel log. Cleared, so the next case starts clean.
+	if [ -n "$kmemleak" ]; then
+		local wait=$((t1 + 5500000 - ${EPOCHREALTIME/./}))
+		[ "$wait" -le 0 ] || sleep $(((wait + 999999) / 1000000))
+		echo scan > "$kmemleak"
+		cat "$kmemleak" >> "$log"
+		echo clear > "$kmemleak"
+	fi
 	dmesg > "$klog"
 	if [ -z "$why" ] && ! kcheck_log "$klog" >> "$log"; then
 		why="kernel log: $(grep -m1 '^kernel log' "$log" | cut -c13-)"
+	fi
+	if [ -z "$why" ] && [ -n "$lockdep0" ] && ! lockdep_on; then
+		why="lockdep turned itself off (see the kernel log)"
 	fi
 	if [ -z "$why" ] && [ "$(cat /proc/sys/kernel/tainted)" != "$taint0" ]; then
 		kcheck_taint "$(cat /proc/sys/kernel/tainted)" >> "$log" || why="kernel became tainted"
