@@ -66,7 +66,7 @@ suite() {
 	done
 	echo "== test suite"
 	"$top/vm/run.sh" --name suite "${kernel[@]}" --modules "$modules" \
-		--timeout "${SUITE_TIMEOUT:-3000}" "${envs[@]}" \
+		--timeout "${SUITE_TIMEOUT:-3600}" "${envs[@]}" \
 		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
 	local rc=${PIPESTATUS[0]}
 	local status name rest
