@@ -23,6 +23,21 @@ expect_fail() {
 	grep -qi -- "$want" <<< "$out" || fail "'$*' failed with '$out'; want '$want'"
 }
 
+# trace_events 1|0 EVENT...: switch tracepoints (tracefs at $TRACE) with every
+# CPU but the first offline. Under TCG, a vCPU running a call site while it is
+# patched can loop on the int3 with interrupts off, and the patching CPU waits
+# for it forever (soft lockup; CI hit it in iomap_paths).
+TRACE=/sys/kernel/tracing
+trace_events() {
+	local v=$1 e c cpus
+	shift
+	mountpoint -q "$TRACE" || mount -t tracefs tracefs "$TRACE"
+	cpus=$(ls -d /sys/devices/system/cpu/cpu[1-9]*/online 2> /dev/null)
+	for c in $cpus; do echo 0 > "$c"; done
+	for e; do echo "$v" > "$TRACE/events/$e/enable"; done
+	for c in $cpus; do echo 1 > "$c"; done
+}
+
 fs_mkfs() {
 	mkfs.ext2 -q -F -b "$FS_BS" "$@" "$DEV" "$FS_SIZE" > /dev/null ||
 		fail "mkfs.ext2 -b $FS_BS $* failed"

@@ -17,20 +17,18 @@ $((FS_BS / 512)) $((2048 - FS_BS / 512)) linear $AUX_DEV $((FS_BS / 512))
 2048 2048 error" || fail "dmsetup create"
 dmsetup mknodes
 errblk=$((2048 * 512 / FS_BS))
-tr=/sys/kernel/tracing
-mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
 expire=/sys/module/fs_buf/parameters/expire_centisecs
-trap 'echo 0 > "$tr/events/fs_buf/enable"; echo 3000 > "$expire"; dmsetup remove fs_buf-err' EXIT
+trap 'trace_events 0 fs_buf; echo 3000 > "$expire"; dmsetup remove fs_buf-err' EXIT
 
 # The periodic writeback check wants old buffers written within seconds.
 echo 100 > "$expire"
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
-: > "$tr/trace"
-echo 1 > "$tr/events/fs_buf/enable"
+trace_events 1 fs_buf
+: > "$TRACE/trace"
 dmesg -c > /dev/null
 rc=0
 insmod "$ko" dev="$DEV" bs="$FS_BS" errdev=/dev/mapper/fs_buf-err errblk="$errblk" || rc=$?
-echo 0 > "$tr/events/fs_buf/enable"
+trace_events 0 fs_buf
 dmesg | grep "fs_buf_test: " > /tmp/fs_buf_test.out || true
 cat /tmp/fs_buf_test.out
 [ "$rc" = 0 ] || fail "fs_buf_test: $(grep -m1 FAIL /tmp/fs_buf_test.out || echo "insmod exited $rc")"
@@ -41,5 +39,5 @@ expect_eq "$(grep -c ': ok ' /tmp/fs_buf_test.out)" 22 "checks passed"
 
 for ev in fs_buf_get fs_buf_read fs_buf_write fs_buf_forget fs_buf_reclaim \
 	  "fs_buf_io_done: .* write error -5" "fs_buf_io_done: .* read error 0"; do
-	grep -q "$ev" "$tr/trace" || fail "no '$ev' in the trace"
+	grep -q "$ev" "$TRACE/trace" || fail "no '$ev' in the trace"
 done

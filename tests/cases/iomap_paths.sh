@@ -1,12 +1,10 @@
 # Every regular-file data path runs through iomap: the iomap tracepoints fire
 # for this file with the flags of each path. A silent fallback to the old
 # buffer-head code would leave no such events.
-tr=/sys/kernel/tracing
-mountpoint -q "$tr" || mount -t tracefs tracefs "$tr"
 events="iomap/iomap_iter iomap/iomap_readpage iomap/iomap_readahead iomap/iomap_writepage
 	ext2/ext2_dio_write ext2/ext2_writeback_map_blocks"
-: > "$tr/trace"
-for e in $events; do echo 1 > "$tr/events/$e/enable"; done
+trace_events 1 $events
+: > "$TRACE/trace"
 xfs_io -f -d -c "pwrite -q -b 64k 0 256k" -c "pread -q 0 256k" f           # direct I/O
 xfs_io -f -c "pwrite -q 0 300k" -c "fsync" g                                # buffered write, writeback
 xfs_io -c "mmap -rw 0 300k" -c "mwrite -S 0x61 8192 4096" -c "msync -s 0 300k" g  # write fault
@@ -16,10 +14,10 @@ echo 3 > /proc/sys/vm/drop_caches
 cat f > /dev/null                                                           # readahead
 xfs_io -c "mmap -r 0 300k" -c "madvise -r 0 300k" -c "mread 0 1" g > /dev/null  # read_folio
 xfs_io -d -c "truncate 1m" -c "pwrite -q -b 64k 512k 64k" f                        # DIO into a hole
-for e in $events; do echo 0 > "$tr/events/$e/enable"; done
+trace_events 0 $events
 inof=$(printf '0x%x' "$(stat -c %i f)")
 inog=$(printf '0x%x' "$(stat -c %i g)")
-cp "$tr/trace" /tmp/trace
+cp "$TRACE/trace" /tmp/trace
 has() { # INO EVENT FLAGS WHAT
 	grep " $2: .*ino $1 " /tmp/trace | grep -q -- "$3" ||
 		fail "$4 did not go through iomap (no $2 event '$3')"
