@@ -58,9 +58,10 @@ shell: modules tools
 check: modules tools selftest-module
 	@tests/check.sh $(T)
 
-# Soak: ten times the operations, three seeds, 10,500 power-cut points.
+# Soak: ten times the operations, three seeds, 10,500 power-cut points and
+# 10,500 corrupt images.
 check-full: modules tools selftest-module
-	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 SUITE_TIMEOUT=43200 tests/check.sh $(T)
+	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 SUITE_TIMEOUT=43200 tests/check.sh $(T)
 
 # The suite on the debug kernel; a checker's report fails the case.
 check-debug: kernel-debug tools

@@ -2,7 +2,8 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS (passed to the guest), VM_ACCEL;
+# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed to
+# the guest), VM_ACCEL;
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
 # instead of Debian's kernel with build/out/modules (make check-debug).
 set -uo pipefail
@@ -61,7 +62,7 @@ selftest() {
 
 suite() {
 	local dir=$out/vm/suite envs=() v
-	for v in BLOCK_SIZES SCALE SEEDS SEED POWERCUT_POINTS; do
+	for v in BLOCK_SIZES SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"

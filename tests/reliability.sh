@@ -3,20 +3,22 @@
 # "pristine"), the same seeds for both, and a table side by side. A case
 # that fails on stock is a figure here, not an error: the exit code says
 # only whether ours passed every case.
-#   tests/reliability.sh [CASE...]     (default: powercut)
-# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS (passed to the guest).
+#   tests/reliability.sh [CASE...]     (default: powercut imgfuzz)
+# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed
+# to the guest).
 # Output: build/out/reliability/report.md, and each run's directory under
 # build/out/vm/reliability-{ours,stock}.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/out/reliability
-cases=("${@:-powercut}")
+cases=("$@")
+[ $# -gt 0 ] || cases=(powercut imgfuzz)
 make -C "$top" -s modules tools > /dev/null || exit 1
 "$top/build/modules.sh" --rev pristine --out "$top/build/out/modules-stock" > /dev/null || exit 1
 rm -rf "$out"
 mkdir -p "$out"
 envs=()
-for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS; do
+for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 
@@ -47,6 +49,20 @@ done
 		f[fs, key] = $9 " / " $7; s[fs, key] = $11 }
 		END { for (k in keys) print "| " k " | " f["ours", k] " | " f["stock", k] " | " \
 			s["ours", k] " | " s["stock", k] " |" }' | sort
+	# imgfuzz.txt lines: "ext2 bs=B imgfuzz: N images, M mounted, F failed[, stopped: ...]"
+	# and "ext2 bs=B imgfuzz: failed seeds: S..."
+	echo
+	echo "| imgfuzz | bs | ours failed / images | stock failed / images | seeds failed on stock only |"
+	echo "|---|---|---|---|---|"
+	for fs in ours stock; do
+		sed "s/^/$fs /" "$top/build/out/vm/reliability-$fs/imgfuzz.txt" 2> /dev/null
+	done | awk '{ fs = $1; bs = substr($3, 4); keys[bs] = 1 }
+		$5 == "images," { n[fs, bs] = $9 " / " $4; if (/stopped/) n[fs, bs] = n[fs, bs] " (stopped: stuck)" }
+		$5 == "failed" { for (i = 7; i <= NF; i++) seeds[fs, bs] = seeds[fs, bs] " " $i }
+		END { for (b in keys) {
+			only = ""; split(seeds["stock", b], st, " ")
+			for (i in st) if (index(seeds["ours", b] " ", " " st[i] " ") == 0) only = only " " st[i]
+			print "| imgfuzz | " b " | " n["ours", b] " | " n["stock", b] " |" only " |" } }' | sort
 } > "$out/report.md"
 cat "$out/report.md"
 exit "$rc"

@@ -9,6 +9,7 @@
 #   frees them once they are.
 # setup: none
 # fs-size: 64M
+# block-sizes: 1024 4096
 fs_mkfs
 size=$(blockdev --getsz "$DEV")
 dmsetup create dio-slow --table "0 $size delay $DEV 0 0 $DEV 0 3000" || fail "dmsetup create"

@@ -1,0 +1,54 @@
+# I/O errors under a file (tools/ioerr): the disk fails from the file's
+# first block to its end (dm-error), then works again. A failed buffered
+# writeback is reported by fsync once to each description open before it and
+# by syncfs; O_DIRECT reads and writes report EIO and a failed O_DIRECT append
+# leaves the size alone; fsync reports a failed buffered append. Afterwards
+# umount works, the files read, and e2fsck is clean. What the failed append
+# left past the old size is a figure in $RUN_DIR/io_errors.txt: the free
+# space was filled with 'S' first, and those blocks were allocated at
+# write() time, so old contents show there (ours and stock alike).
+# setup: none
+# fs-size: 64M
+fs_mkfs
+size=$(blockdev --getsz "$DEV")
+good="0 $size linear $DEV 0"
+dmsetup create ioerr --table "$good" || fail "dmsetup create"
+dmsetup mknodes
+trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove ioerr 2> /dev/null || true' EXIT
+cat > /tmp/ioerr-switch <<EOF
+#!/bin/sh
+# ioerr-switch [BLOCK COUNT]: the disk fails from BLOCK on; no arguments: it works
+if [ \$# -eq 0 ]; then
+	table="$good"
+else
+	at=\$((\$1 * $FS_BS / 512))
+	table="0 \$at linear $DEV 0
+\$at \$(($size - at)) error"
+fi
+dmsetup suspend --nolockfs ioerr && dmsetup load ioerr --table "\$table" && dmsetup resume ioerr
+EOF
+chmod +x /tmp/ioerr-switch
+
+DEV=/dev/mapper/ioerr fs_mount
+# Old contents in the free space that a failed write must not reveal.
+xfs_io -f -c "pwrite -q -S 0x53 -b 1m 0 64m" "$MNT/secret" 2> /dev/null || true
+sync
+rm "$MNT/secret"
+sync
+rc=0
+for t in errseq dio append; do
+	"$TOOLS/ioerr" $t -b /tmp/ioerr-switch -g /tmp/ioerr-switch "$MNT/$t" > /tmp/ioerr.out || rc=1
+	cat /tmp/ioerr.out
+	grep "^stale " /tmp/ioerr.out | sed "s/^/$FS_TYPE bs=$FS_BS append: /" >> "$RUN_DIR/io_errors.txt"
+done
+cd /
+umount "$MNT" || fail "umount after the I/O errors"
+[ "$rc" = 0 ] || fail "a call did not report the I/O error as it must (see above)"
+DEV=/dev/mapper/ioerr fs_mount
+for t in errseq dio append; do
+	cat "$MNT/$t" > /dev/null || fail "$t does not read back"
+done
+cd /
+umount "$MNT"
+dmsetup remove ioerr
+fs_fsck
