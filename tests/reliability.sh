@@ -3,7 +3,8 @@
 # "pristine"), the same seeds for both, and a table side by side. A case
 # that fails on stock is a figure here, not an error: the exit code says
 # only whether ours passed every case.
-#   tests/reliability.sh [CASE...]     (default: powercut imgfuzz)
+#   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz)
+#     --report   only rebuild the report from the last runs
 # Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed
 # to the guest).
 # Output: build/out/reliability/report.md, and each run's directory under
@@ -11,35 +12,41 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/out/reliability
+report_only=""
+[ "${1:-}" = --report ] && { report_only=1; shift; }
 cases=("$@")
 [ $# -gt 0 ] || cases=(powercut imgfuzz)
-make -C "$top" -s modules tools > /dev/null || exit 1
-"$top/build/modules.sh" --rev pristine --out "$top/build/out/modules-stock" > /dev/null || exit 1
-rm -rf "$out"
-mkdir -p "$out"
-envs=()
-for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
-	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
-done
-
 rc=0
-for fs in ours stock; do
-	mods=$top/build/out/modules
-	[ "$fs" = stock ] && mods=$top/build/out/modules-stock
-	echo "reliability: ${cases[*]} on $fs"
-	"$top/vm/run.sh" --name "reliability-$fs" --modules "$mods" --timeout 14400 \
-		"${envs[@]}" "$top/tests/suite-job.sh" "${cases[@]}" > "$out/$fs.log" 2>&1
-	status=$?
-	grep -E '^(ok|FAIL|skip) ' "$out/$fs.log" | sed "s/^/  /"
-	[ "$fs" = ours ] && [ "$status" != 0 ] && rc=1
-done
+if [ -z "$report_only" ]; then
+	make -C "$top" -s modules tools > /dev/null || exit 1
+	"$top/build/modules.sh" --rev pristine --out "$top/build/out/modules-stock" > /dev/null || exit 1
+	rm -rf "$out"
+	mkdir -p "$out"
+	envs=()
+	for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
+		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
+	done
+
+	for fs in ours stock; do
+		mods=$top/build/out/modules
+		[ "$fs" = stock ] && mods=$top/build/out/modules-stock
+		echo "reliability: ${cases[*]} on $fs"
+		"$top/vm/run.sh" --name "reliability-$fs" --modules "$mods" --timeout 14400 \
+			"${envs[@]}" "$top/tests/suite-job.sh" "${cases[@]}" > "$out/$fs.log" 2>&1
+		status=$?
+		grep -E '^(ok|FAIL|skip) ' "$out/$fs.log" | sed "s/^/  /"
+		[ "$fs" = ours ] && [ "$status" != 0 ] && rc=1
+	done
+fi
 
 # powercut.txt lines: "ext2 bs=B WORKLOAD seed S: N points, F failed, X with stale bytes in flight (Y bytes)"
 {
 	echo "# Reliability: ours vs stock 6.1 ext2"
 	echo
-	echo "Cases: ${cases[*]}; the same seeds on both. Per cell: failed / checked;"
-	echo "stale: crash points where the operation in flight showed old disk contents."
+	echo "Cases: ${cases[*]}; the same seeds on both."
+	echo
+	echo "Power cuts, per cell: failed / checked; stale: crash points where the"
+	echo "operation in flight showed old disk contents."
 	echo
 	echo "| test | bs | ours | stock | ours stale | stock stale |"
 	echo "|---|---|---|---|---|---|"
@@ -57,12 +64,26 @@ done
 	for fs in ours stock; do
 		sed "s/^/$fs /" "$top/build/out/vm/reliability-$fs/imgfuzz.txt" 2> /dev/null
 	done | awk '{ fs = $1; bs = substr($3, 4); keys[bs] = 1 }
-		$5 == "images," { n[fs, bs] = $9 " / " $4; if (/stopped/) n[fs, bs] = n[fs, bs] " (stopped: stuck)" }
+		$6 == "images," { n[fs, bs] = $9 " / " $5; if (/stopped/) n[fs, bs] = n[fs, bs] " (stopped: stuck)" }
 		$5 == "failed" { for (i = 7; i <= NF; i++) seeds[fs, bs] = seeds[fs, bs] " " $i }
 		END { for (b in keys) {
 			only = ""; split(seeds["stock", b], st, " ")
 			for (i in st) if (index(seeds["ours", b] " ", " " st[i] " ") == 0) only = only " " st[i]
 			print "| imgfuzz | " b " | " n["ours", b] " | " n["stock", b] " |" only " |" } }' | sort
+	# io_errors.txt lines: "ext2 bs=B append: stale N of M bytes past the old size ..."
+	echo
+	echo "| io_errors | bs | ours stale bytes after a failed append | stock |"
+	echo "|---|---|---|---|"
+	for fs in ours stock; do
+		sed "s/^/$fs /" "$top/build/out/vm/reliability-$fs/io_errors.txt" 2> /dev/null
+	done | awk '{ bs = substr($3, 4); keys[bs] = 1; v[$1, bs] = $6 " of " $8 }
+		END { for (b in keys) print "| io_errors | " b " | " v["ours", b] " | " v["stock", b] " |" }' | sort
+	echo
+	echo "Case results (ours, then stock):"
+	echo
+	for fs in ours stock; do
+		grep -E '^(ok|FAIL|skip) ' "$out/$fs.log" | sed "s/^/    $fs: /" | cut -c1-160
+	done
 } > "$out/report.md"
 cat "$out/report.md"
 exit "$rc"

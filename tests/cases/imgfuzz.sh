@@ -15,8 +15,9 @@ rm -rf "$tree"
 mkdir -p "$tree/d1/d2/d3" "$tree/many"
 cd "$tree"
 printf x > one
-head -c 5000 /dev/urandom > d1/f5k
-head -c 300000 /dev/urandom > d1/d2/f300k
+# Text, not random bytes: a saved image compresses to a few KiB.
+yes imgfuzz | head -c 5000 > d1/f5k
+yes imgfuzz | head -c 300000 > d1/d2/f300k
 truncate -s 70M d1/sparse
 for at in 5000000 69000000; do
 	printf abc | dd of=d1/sparse bs=1 seek=$at conv=notrunc status=none
@@ -49,4 +50,4 @@ grep "^imgfuzz: " <<< "$out" | sed "s/^/$FS_TYPE bs=$FS_BS /" >> "$RUN_DIR/imgfu
 grep -q "^imgfuzz: $n images" <<< "$out" || fail "the fuzzer stopped early"
 # What is left on the disk is a corrupt image: nothing for e2fsck to judge.
 dd if=/dev/zero of="$DEV" bs=1M count=1 conv=fsync status=none
-[ -z "$failed" ] || fail "corrupt images broke the kernel:$failed (imgfuzz corrupt -S SEED; saved in $RUN_DIR)"
+[ -z "$failed" ] || fail "corrupt images broke the kernel:$failed (saved in the run directory; imgfuzz corrupt -S SEED rebuilds one)"
