@@ -32,6 +32,7 @@
  * Exit codes: 0 no image failed, 1 an image failed, 2 usage, 3 system call error.
  */
 #include <dirent.h>
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -53,18 +54,6 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "imgfuzz: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, ": %s\n", strerror(errno));
-	va_end(ap);
-	exit(3);
-}
 
 static void usage(void)
 {
@@ -103,12 +92,12 @@ static void load(const char *path)
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st))
-		die("%s", path);
+		err(3, "%s", path);
 	img_size = st.st_size;
 	if (posix_memalign((void **)&img, 4096, (img_size + 4095) & ~4095UL))
-		die("memory");
+		err(3, "memory");
 	if (pread(fd, img, img_size, 0) != (ssize_t)img_size)
-		die("read %s", path);
+		err(3, "read %s", path);
 	close(fd);
 }
 
@@ -642,7 +631,7 @@ static void write_dev(const char *dev)
 	size_t len = (img_size + 4095) & ~4095UL;
 
 	if (fd < 0 || pwrite(fd, img, len, 0) != (ssize_t)len || fsync(fd))
-		die("write %s", dev);
+		err(3, "write %s", dev);
 	ioctl(fd, BLKFLSBUF, 0);
 	close(fd);
 }
@@ -682,7 +671,7 @@ static void save(const char *dir, uint32_t bs, uint64_t seed)
 	snprintf(p, sizeof(p), "%s/imgfuzz-bs%u-seed%" PRIu64 ".img", dir, bs, seed);
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || write(fd, img, img_size) != (ssize_t)img_size)
-		die("save %s", p);
+		err(3, "save %s", p);
 	close(fd);
 	printf("    saved %s\n", p);
 }
@@ -728,13 +717,13 @@ static int run(int argc, char **argv)
 	survey();
 	orig = malloc(img_size);
 	if (!orig)
-		die("memory");
+		err(3, "memory");
 	memcpy(orig, img, img_size);
 	errs = mmap(NULL, NERR * sizeof(*errs), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	kfd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	if (errs == MAP_FAILED || kfd < 0 || lseek(kfd, 0, SEEK_END) < 0)
-		die("setup");
+		err(3, "setup");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (as_is)
 		count = 1;
@@ -763,7 +752,7 @@ static int run(int argc, char **argv)
 			mounted++;
 			pid = fork();
 			if (pid < 0)
-				die("fork");
+				err(3, "fork");
 			if (!pid) {
 				work(mnt);
 				_exit(0);
@@ -844,7 +833,7 @@ int main(int argc, char **argv)
 			int fd = open(argv[optind + 1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 			if (fd < 0 || write(fd, img, img_size) != (ssize_t)img_size)
-				die("%s", argv[optind + 1]);
+				err(3, "%s", argv[optind + 1]);
 			close(fd);
 		}
 		return 0;

@@ -27,6 +27,7 @@
  * Exit codes: 0 as the rules say, 1 a call returned what it must not,
  * 2 usage, 3 setup failed.
  */
+#include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fiemap.h>
@@ -44,12 +45,6 @@
 
 static const char *bad_cmd, *good_cmd;
 static int failed;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "ioerr: %s: %s\n", what, strerror(errno));
-	exit(3);
-}
 
 /* a call's result against what the rules want: 0, or -errno */
 static void want(const char *what, long got, int want_errno)
@@ -71,7 +66,7 @@ static void sh(const char *cmd, const char *args)
 
 	snprintf(line, sizeof(line), "%s %s", cmd, args);
 	if (system(line))
-		die(line);
+		errx(3, "%s: failed", line);
 }
 
 /* make the disk fail under the file's first extent */
@@ -84,7 +79,7 @@ static void fail_disk(int fd)
 	char args[64];
 
 	if (fstat(fd, &st) || ioctl(fd, FS_IOC_FIEMAP, &m) || !m.fm.fm_mapped_extents)
-		die("FIEMAP");
+		err(3, "FIEMAP");
 	snprintf(args, sizeof(args), "%llu %llu",
 		 (unsigned long long)m.ext[0].fe_physical / st.st_blksize,
 		 (unsigned long long)m.ext[0].fe_length / st.st_blksize);
@@ -96,7 +91,7 @@ static int open_file(const char *path, int flags)
 	int fd = open(path, flags, 0644);
 
 	if (fd < 0)
-		die(path);
+		err(3, "%s", path);
 	return fd;
 }
 
@@ -106,7 +101,7 @@ static void fill(int fd, char c, off_t at, size_t len, int sync)
 
 	memset(buf, c, len);
 	if (pwrite(fd, buf, len, at) != (ssize_t)len || (sync && fsync(fd)))
-		die("write");
+		err(3, "write");
 }
 
 static void errseq(const char *path)
@@ -167,7 +162,7 @@ static void dio(const char *path)
 		r = 0;
 	}
 	if (fstat(fd, &st))
-		die("fstat");
+		err(3, "fstat");
 	if (st.st_size != LEN + (r > 0 ? r : 0)) {
 		printf("FAIL size after the failed append: %lld, want %lld\n",
 		       (long long)st.st_size, (long long)LEN + (r > 0 ? r : 0));
@@ -196,10 +191,10 @@ static void append(const char *path)
 	/* what the disk has now, not the page cache */
 	fd = open_file(path, O_RDONLY | O_DIRECT);
 	if (fstat(fd, &st))
-		die("fstat");
+		err(3, "fstat");
 	memset(buf, 0, sizeof(buf));
 	if (st.st_size > (off_t)sizeof(buf) || pread(fd, buf, sizeof(buf), 0) < 0)
-		die("read back");
+		err(3, "read back");
 	for (i = LEN; i < st.st_size; i++)
 		stale += buf[i] != 'b' && buf[i] != 0;
 	/* a figure, not a failure: see the note in the header */
