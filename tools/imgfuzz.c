@@ -713,8 +713,11 @@ static int run(int argc, char **argv)
 		return 2;
 	}
 	load(base);
-	geometry();
-	survey();
+	/* a saved image is corrupt: its geometry is not to be trusted */
+	if (!as_is) {
+		geometry();
+		survey();
+	}
 	orig = malloc(img_size);
 	if (!orig)
 		err(3, "memory");
@@ -727,8 +730,9 @@ static int run(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (as_is)
 		count = 1;
-	printf("imgfuzz: base %s, %u-byte blocks, %d inodes and %d blocks found to corrupt\n",
-	       base, bsize, ninos, nblks);
+	if (!as_is)
+		printf("imgfuzz: base %s, %u-byte blocks, %d inodes and %d blocks found to corrupt\n",
+		       base, bsize, ninos, nblks);
 	for (s = first; s < first + count; s++) {
 		int refs, st = 0, why = 0;
 		pid_t pid;
@@ -786,7 +790,8 @@ static int run(int argc, char **argv)
 			if (failed < NFAILED)
 				failed_seeds[failed] = s;
 			failed++;
-			save(savedir, bsize, s);
+			if (!as_is)
+				save(savedir, bsize, s);
 		}
 		if (stuck)
 			break;
