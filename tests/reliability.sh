@@ -3,7 +3,7 @@
 # "pristine"), the same seeds for both, and a table side by side. A case
 # that fails on stock is a figure here, not an error: the exit code says
 # only whether ours passed every case.
-#   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz)
+#   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz io_errors)
 #     --report   only rebuild the report from the last runs
 # Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed
 # to the guest).
@@ -15,7 +15,7 @@ out=$top/build/out/reliability
 report_only=""
 [ "${1:-}" = --report ] && { report_only=1; shift; }
 cases=("$@")
-[ $# -gt 0 ] || cases=(powercut imgfuzz)
+[ $# -gt 0 ] || cases=(powercut imgfuzz io_errors)
 rc=0
 if [ -z "$report_only" ]; then
 	make -C "$top" -s modules tools > /dev/null || exit 1
