@@ -3,7 +3,7 @@
 # "pristine"), the same seeds for both, and a table side by side. A case
 # that fails on stock is a figure here, not an error: the exit code says
 # only whether ours passed every case.
-#   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz io_errors)
+#   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz io_errors stress)
 #     --report   only rebuild the report from the last runs
 # Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed
 # to the guest).
@@ -15,7 +15,7 @@ out=$top/build/out/reliability
 report_only=""
 [ "${1:-}" = --report ] && { report_only=1; shift; }
 cases=("$@")
-[ $# -gt 0 ] || cases=(powercut imgfuzz io_errors)
+[ $# -gt 0 ] || cases=(powercut imgfuzz io_errors stress)
 rc=0
 if [ -z "$report_only" ]; then
 	make -C "$top" -s modules tools > /dev/null || exit 1
@@ -78,6 +78,23 @@ fi
 		sed "s/^/$fs /" "$top/build/out/vm/reliability-$fs/io_errors.txt" 2> /dev/null
 	done | awk '{ bs = substr($3, 4); keys[bs] = 1; v[$1, bs] = $6 " of " $8 }
 		END { for (b in keys) print "| io_errors | " b " | " v["ours", b] " | " v["stock", b] " |" }' | sort
+	# stress.txt lines: "ext2 bs=B stress: S s, N ops, ... reclaimed, ..."; the verdict is the case's
+	echo
+	echo "| stress | bs | ours: run, pressure, result | stock |"
+	echo "|---|---|---|---|"
+	for fs in ours stock; do
+		sed "s/^/$fs /" "$top/build/out/vm/reliability-$fs/stress.txt" 2> /dev/null
+	done | awk -v ours="$out/ours.log" -v stock="$out/stock.log" '
+		function verdict(file, bs,   line, r) {
+			r = "no result"
+			while ((getline line < file) > 0)
+				if (line ~ "^(ok|FAIL) +bs=" bs " stress") r = substr(line, 1, index(line, " ") - 1)
+			close(file)
+			return r
+		}
+		{ bs = substr($3, 4); keys[bs] = 1; v[$1, bs] = substr($0, index($0, "stress: ") + 8) }
+		END { for (b in keys) print "| stress | " b " | " v["ours", b] ", " verdict(ours, b) \
+			" | " v["stock", b] ", " verdict(stock, b) " |" }' | sort
 	echo
 	echo "Case results (ours, then stock):"
 	echo

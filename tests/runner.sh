@@ -58,6 +58,12 @@ run_case() { # FILE BS
 	# Defaults a case may have changed.
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 	echo 3000 > /proc/sys/vm/dirty_expire_centisecs
+	echo 0 > /proc/sys/vm/nr_hugepages
+	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
+		[ ! -e "$c" ] || echo 1 > "$c"
+	done
+	# a WARN_ON_ONCE an earlier case hit must show again
+	[ ! -e /sys/kernel/debug/clear_warn_once ] || echo 1 > /sys/kernel/debug/clear_warn_once
 	dmesg -c > /dev/null
 	taint0=$(cat /proc/sys/kernel/tainted)
 	lockdep0=$(lockdep_on && echo on)
