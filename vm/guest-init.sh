@@ -72,6 +72,7 @@ if command -v dmsetup > /dev/null; then dmsetup mknodes 2>/dev/null; fi
 
 if [ "$rc" -eq 0 ]; then
 	cd "$out"
+	: > "$out/job-started"
 	bash "$out/job" < /dev/console > /dev/console 2>&1 9<&-
 	rc=$?
 	cd /

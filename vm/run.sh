@@ -93,8 +93,16 @@ start=$SECONDS timed_out=0
 if [ "$interactive" = 1 ]; then
 	"${qemu[@]}" -serial stdio
 else
-	timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio < /dev/null 2>&1 | tee "$run/console.log"
-	[ "${PIPESTATUS[0]}" -eq 124 ] && timed_out=1
+	# QEMU itself can die on an assertion under TCG (seen once at boot, in
+	# msix_table_mmio_write): boot once more if it did before the job began.
+	for try in 1 2; do
+		timeout -k 10 "$timeout" "${qemu[@]}" -serial stdio < /dev/null 2>&1 | tee "$run/console.log"
+		status=${PIPESTATUS[0]}
+		[ "$status" -eq 124 ] && timed_out=1
+		[ "$try" = 1 ] && [ "$status" -eq 134 ] && [ ! -e "$run/job-started" ] || break
+		echo "vm: $name: qemu aborted before the job began; booting again" >&2
+		cp "$run/console.log" "$run/console-aborted.log"
+	done
 fi
 echo "vm: $name ran $((SECONDS - start))s" >&2
 

@@ -1,4 +1,4 @@
-# Memory pressure and concurrency. The guest is cut to 256 MiB (the rest is
+# Memory pressure and concurrency. The guest is cut to 384 MiB (the rest is
 # reserved as huge pages): tools/stress (six processes on shared files and
 # directories: buffered, O_DIRECT and mmap I/O, truncates, creates, renames,
 # unlinks, fsync) works on more data than that for a minute (times SCALE),
@@ -7,7 +7,9 @@
 # the memory controller. Then a remount, and every slot and name is what the
 # model says. Nothing may be OOM-killed, and the pressure must be real:
 # pages were reclaimed globally and in the cgroup, and fs_buf's shrinker
-# gave buffers back.
+# gave buffers back. (At 256 MiB, both vCPUs thrashing in readahead
+# under TCG went 21 s without a quiescent state: an RCU stall report in
+# generic mm code, in CI and in a local run beside other VMs.)
 # block-sizes: 1024 4096
 # timeout: 600
 secs=$((60 * SCALE))
@@ -36,11 +38,11 @@ echo 3 > /proc/sys/vm/drop_caches
 echo 1 > /proc/sys/vm/compact_memory
 total=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)
 hpkb=$(awk '/^Hugepagesize:/ { print $2 }' /proc/meminfo)
-echo $(((total - 256 * 1024) / hpkb)) > "$hp"
+echo $(((total - 384 * 1024) / hpkb)) > "$hp"
 left=$((total - $(cat "$hp") * hpkb))
 echo "memory: $((left / 1024)) MiB of $((total / 1024)) left," \
 	"$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo) MiB available"
-[ "$left" -le $((288 * 1024)) ] || fail "reserved only $(cat "$hp") huge pages: $((left / 1024)) MiB left"
+[ "$left" -le $((416 * 1024)) ] || fail "reserved only $(cat "$hp") huge pages: $((left / 1024)) MiB left"
 
 mountpoint -q "$cgroot" || mount -t cgroup2 none "$cgroot"
 if grep -qw memory "$cgroot/cgroup.controllers"; then
@@ -79,9 +81,9 @@ touch /tmp/stress.run
 ) &
 integrity=$!
 # global pressure: the stress files are larger than the memory left
-"$TOOLS/stress" run -p 6 -t "$secs" -S "$seed" -s 96m -m /tmp/stress.model "$MNT/stress" |
+"$TOOLS/stress" run -p 6 -t "$secs" -S "$seed" -s 192m -m /tmp/stress.model "$MNT/stress" |
 	tee /tmp/stress.out
-[ "${PIPESTATUS[0]}" = 0 ] || fail "stress run -p 6 -t $secs -S $seed -s 96m failed"
+[ "${PIPESTATUS[0]}" = 0 ] || fail "stress run -p 6 -t $secs -S $seed -s 192m failed"
 rm /tmp/stress.run
 wait "$integrity" || fail "the integrity exerciser failed"
 ops=$(sed -n 's/^stress: .*(\([0-9]*\) ops)$/\1/p' /tmp/stress.out)
