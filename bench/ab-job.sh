@@ -1,0 +1,62 @@
+# Guest job of bench/ab.sh: for each round, each of two module sets loaded in
+# turn (order swapped every round) and the rows run on a fresh 4 KiB ext2.
+# Prints "ab: ROUND NAME ROW VALUE UNIT".
+set -euo pipefail
+read -ra names <<< "$AB_NAMES"
+read -ra dirs <<< "$AB_MODULES"
+dev=/dev/vda mnt=/mnt/scratch
+modprobe mbcache
+
+load() {
+	local m
+	for m in ext2 fs_buf fsbuf; do
+		[ ! -d "/sys/module/$m" ] || rmmod "$m"
+	done
+	for m in $(cat "$1/load-order"); do insmod "$1/$m"; done
+}
+drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+cpu_ms() { awk '/^cpu / { print ($4 + $7 + $8) * 10; exit }' /proc/stat; }
+report() { echo "ab: $round $name $1 $2 $3"; }
+fio_rand() { # ROW RW [fio options]
+	local row=$1 rw=$2 out
+	shift 2
+	out=$(fio --name="$row" --filename=rand --rw="$rw" --bs=4k --size=256m --io_size=32m \
+		--ioengine=psync --randrepeat=1 --invalidate=0 --minimal "$@")
+	report "$row" "$(awk -F';' -v rw="$rw" '{ print (rw ~ /write/) ? $49 : $8 }' <<< "$out")" IOPS
+}
+
+one() {
+	local t0 t1 c0 c1
+	load "$1"
+	mkfs.ext2 -q -F -b 4096 "$dev" 2G
+	mount -t ext2 "$dev" "$mnt"
+	cd "$mnt"
+	drop
+	c0=$(cpu_ms) t0=${EPOCHREALTIME/./}
+	xfs_io -f -c "pwrite -q -b 1m 0 1024m" -c fsync seq
+	t1=${EPOCHREALTIME/./} c1=$(cpu_ms)
+	report seq-write-fsync $((1024 * 1000000 / (t1 - t0))) MiB/s
+	report seq-write-fsync-cpu $(((c1 - c0))) ms/GiB
+	rm seq
+	xfs_io -f -c "pwrite -q -b 1m 0 256m" -c fsync rand > /dev/null
+	drop
+	fio_rand rand-read-4k randread
+	fio_rand rand-write-4k randwrite --end_fsync=1
+	drop
+	cat rand > /dev/null
+	fio_rand overwrite-after-read-4k randwrite --end_fsync=1
+	drop
+	cat rand > /dev/null
+	fio_rand mmap-overwrite-after-read-4k randwrite --end_fsync=1 --ioengine=mmap
+	cd /
+	umount "$mnt"
+}
+
+for ((round = 0; round < AB_ROUNDS; round++)); do
+	order="0 1"
+	[ $((round % 2)) = 0 ] || order="1 0"
+	for i in $order; do
+		name=${names[$i]}
+		one "${dirs[$i]}"
+	done
+done
