@@ -11,7 +11,7 @@
 # under TCG went 21 s without a quiescent state: an RCU stall report in
 # generic mm code, in CI and in a local run beside other VMs.)
 # block-sizes: 1024
-# (4096 is out until the slow run below is understood: in a full suite it
+# (4096 is out until a slow run is understood: in a full suite it
 # made 631 ops in 60 s where a run alone makes 39,000, and reclaimed nothing)
 # timeout: 600
 secs=$((60 * SCALE))
