@@ -59,9 +59,9 @@ check: modules tools selftest-module
 	@tests/check.sh $(T)
 
 # Soak: ten times the operations, three seeds, 10,500 power-cut points and
-# 10,500 corrupt images.
+# 10,500 corrupt images; stress with the whole guest short of memory.
 check-full: modules tools selftest-module
-	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 SUITE_TIMEOUT=43200 tests/check.sh $(T)
+	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 STRESS_GLOBAL=1 SUITE_TIMEOUT=43200 tests/check.sh $(T)
 
 # The suite on the debug kernel; a checker's report fails the case.
 check-debug: kernel-debug tools

@@ -2,7 +2,7 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed to
+# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to
 # the guest), VM_ACCEL;
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
 # instead of Debian's kernel with build/out/modules (make check-debug).
@@ -62,7 +62,7 @@ selftest() {
 
 suite() {
 	local dir=$out/vm/suite envs=() v
-	for v in BLOCK_SIZES SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
+	for v in BLOCK_SIZES SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"
