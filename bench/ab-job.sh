@@ -14,15 +14,14 @@ load() {
 	done
 	for m in $(cat "$1/load-order"); do insmod "$1/$m"; done
 }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
-cpu_ms() { awk '/^cpu / { print ($4 + $7 + $8) * 10; exit }' /proc/stat; }
+. "$PROJECT/bench/lib.sh"
 report() { echo "ab: $round $name $1 $2 $3"; }
-fio_rand() { # ROW RW [fio options]
-	local row=$1 rw=$2 out
+# fio_rand ROW RW [fio options]: bench/job.sh's full-scale random rows
+fio_rand() {
+	local row=$1 rw=$2 iops
 	shift 2
-	out=$(fio --name="$row" --filename=rand --rw="$rw" --bs=4k --size=256m --io_size=32m \
-		--ioengine=psync --randrepeat=1 --invalidate=0 --minimal "$@")
-	report "$row" "$(awk -F';' -v rw="$rw" '{ print (rw ~ /write/) ? $49 : $8 }' <<< "$out")" IOPS
+	iops=$(fio_iops "$row" "$rw" 4k 256 32 "$@")
+	report "$row" "$iops" IOPS
 }
 
 one() {
@@ -32,9 +31,9 @@ one() {
 	mount -t ext2 "$dev" "$mnt"
 	cd "$mnt"
 	drop
-	c0=$(cpu_ms) t0=${EPOCHREALTIME/./}
+	c0=$(cpu_ms) t0=$(now)
 	xfs_io -f -c "pwrite -q -b 1m 0 1024m" -c fsync seq
-	t1=${EPOCHREALTIME/./} c1=$(cpu_ms)
+	t1=$(now) c1=$(cpu_ms)
 	report seq-write-fsync $((1024 * 1000000 / (t1 - t0))) MiB/s
 	report seq-write-fsync-cpu $(((c1 - c0))) ms/GiB
 	rm seq

@@ -18,13 +18,10 @@ else
 fi
 [ "$fs" = tmpfs ] && dev=""
 
+. "$PROJECT/bench/lib.sh"
 report() { echo "bench: $1 $2 $3"; }
-now() { echo "${EPOCHREALTIME/./}"; }
-# Kernel CPU time (system + irq + softirq) in ms, from /proc/stat.
-cpu_ms() { awk '/^cpu / { print ($4 + $7 + $8) * 10; exit }' /proc/stat; }
 # Sectors the device has written (0 where there is no device or no stats).
 written() { [ -n "$dev" ] && awk '{ print $7 }' "/sys/block/${dev#/dev/}/stat" || echo 0; }
-drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
 # mkfs and mount for block size $1; our ext2 and the stock one must be the
 # module run.sh loaded, ext4-ext2 must be ext4.
@@ -70,15 +67,11 @@ timed() {
 # fio_rand NAME RW BS FILE-MB IO-MB [fio options]: IOPS of a random workload on
 # a preallocated file, with the write amplification of writes.
 fio_rand() {
-	local name=$1 rw=$2 bs=$3 size=$4 io=$5 w0 w1 out
-	shift 5
+	local name=$1 rw=$2 io=$5 w0 w1 iops
 	w0=$(written)
-	out=$(fio --name="$name" --filename=rand --rw="$rw" --bs="$bs" --size="${size}m" \
-		--io_size="${io}m" --ioengine=psync --randrepeat=1 --invalidate=0 \
-		--minimal "$@")
+	iops=$(fio_iops "$@")
 	w1=$(written)
-	# terse v3: field 8 read IOPS, 49 write IOPS
-	report "$name" "$(awk -F';' -v rw="$rw" '{ print (rw ~ /write/) ? $49 : $8 }' <<< "$out")" IOPS
+	report "$name" "$iops" IOPS
 	[[ "$rw" != *write* ]] || [ -z "$dev" ] || [ "$BENCH_DEV" = brd ] ||
 		report "$name-wa" "$(awk -v s=$((w1 - w0)) -v io="$io" 'BEGIN { printf "%.3f", s / 2048 / io }')" x
 }

@@ -29,13 +29,15 @@ expect_fail() {
 # for it forever (soft lockup; CI hit it in iomap_paths).
 TRACE=/sys/kernel/tracing
 trace_events() {
-	local v=$1 e c cpus
+	local v=$1 e c cpus rc=0
 	shift
-	mountpoint -q "$TRACE" || mount -t tracefs tracefs "$TRACE"
+	mountpoint -q "$TRACE" || mount -t tracefs tracefs "$TRACE" || return
 	cpus=$(ls -d /sys/devices/system/cpu/cpu[1-9]*/online 2> /dev/null)
-	for c in $cpus; do echo 0 > "$c"; done
-	for e; do echo "$v" > "$TRACE/events/$e/enable"; done
-	for c in $cpus; do echo 1 > "$c"; done
+	for c in $cpus; do echo 0 > "$c" || rc=1; done
+	for e; do echo "$v" > "$TRACE/events/$e/enable" || rc=1; done
+	# the CPUs come back whatever failed
+	for c in $cpus; do echo 1 > "$c" || rc=1; done
+	return $rc
 }
 
 fs_mkfs() {
@@ -178,8 +180,10 @@ $((at + spb)) $((size - at - spb)) linear $DEV $((at + spb))"
 }
 
 # dm_swap_table NAME TABLE
+# The table is loaded before the suspend: loading allocates, and reclaim
+# must not wait on writeback to a suspended device.
 dm_swap_table() {
-	dmsetup suspend --nolockfs "$1" && dmsetup load "$1" --table "$2" &&
+	dmsetup load "$1" --table "$2" && dmsetup suspend --nolockfs "$1" &&
 		dmsetup resume "$1" || fail "dmsetup: cannot switch the table of $1"
 }
 

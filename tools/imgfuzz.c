@@ -68,7 +68,7 @@ static void usage(void)
 
 static uint8_t *img;
 static size_t img_size;
-static uint32_t bsize, nblocks, ninodes, ngroups, ipg, bpg, isize, first_data;
+static uint32_t bsize, nblocks, ninodes, ngroups, ipg, bpg, isize, first_data, first_ino;
 
 static uint32_t get(size_t off, int width)
 {
@@ -108,6 +108,10 @@ static void geometry(void)
 		fprintf(stderr, "imgfuzz: the base image is not ext2\n");
 		exit(2);
 	}
+	if (get(1024 + 24, 4) > 6) {
+		fprintf(stderr, "imgfuzz: the base image's block size is not valid\n");
+		exit(2);
+	}
 	bsize = 1024U << get(1024 + 24, 4);
 	ninodes = get(1024, 4);
 	nblocks = get(1024 + 4, 4);
@@ -115,6 +119,12 @@ static void geometry(void)
 	bpg = get(1024 + 32, 4);
 	ipg = get(1024 + 40, 4);
 	isize = get(1024 + 76, 4) ? get(1024 + 88, 2) : 128;
+	first_ino = get(1024 + 76, 4) ? get(1024 + 84, 4) : 11;
+	if (!bpg || !ipg || first_data >= nblocks || isize < 128 || isize > bsize ||
+	    (isize & (isize - 1))) {
+		fprintf(stderr, "imgfuzz: the base image's geometry is not valid ext2\n");
+		exit(2);
+	}
 	ngroups = (nblocks - first_data + bpg - 1) / bpg;
 	if ((size_t)nblocks * bsize > img_size) {
 		fprintf(stderr, "imgfuzz: the base image is shorter than its filesystem\n");
@@ -172,7 +182,8 @@ static void survey(void)
 		uint16_t mode = get(o, 2);
 		int kind = S_ISDIR(mode) ? B_DIR : B_DATA;
 
-		if (!get(o + 26, 2) || !mode)
+		/* the kernel uses no reserved inode but the root */
+		if ((ino < first_ino && ino != 2) || !get(o + 26, 2) || !mode)
 			continue;
 		inos[ninos++] = ino;
 		if (get(o + 104, 4))
@@ -425,7 +436,10 @@ static void corrupt(uint64_t seed)
 
 	rng = seed * 0x2545f4914f6cdd1dULL + 1;
 	what[0] = 0;
-	for (n = 1 + (rnd(4) == 0) + (rnd(8) == 0); n; n--)
+	/* one statement per draw: a seed must make the same image everywhere */
+	n = 1 + (rnd(4) == 0);
+	n += rnd(8) == 0;
+	for (; n; n--)
 		corrupt_one();
 	if (!what[0])
 		snprintf(what, sizeof(what), "nothing to corrupt of the kind drawn");
@@ -636,6 +650,18 @@ static void write_dev(const char *dev)
 	close(fd);
 }
 
+/* a WARN_ON_ONCE() an earlier image hit must show again for this one */
+static void clear_warn_once(void)
+{
+	int fd = open("/sys/kernel/debug/clear_warn_once", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, "1", 1) != 1)
+			err(3, "clear_warn_once");
+		close(fd);
+	}
+}
+
 /* new kernel log lines matching the pattern, printed and counted */
 static int kmsg_bad(int kfd, regex_t *re)
 {
@@ -745,6 +771,7 @@ static int run(int argc, char **argv)
 			snprintf(what, sizeof(what), "as saved");
 		printf("seed %" PRIu64 ": %s\n", s, what);
 		write_dev(dev);
+		clear_warn_once();
 		refs = module_refs(module);
 		if (mount(dev, mnt, fstype, 0, "errors=continue")) {
 			mount_errs[errno < NERR ? errno : 0]++;

@@ -23,7 +23,7 @@ trap 'trace_events 0 fs_buf; echo 3000 > "$expire"; dmsetup remove fs_buf-err' E
 # The periodic writeback check wants old buffers written within seconds.
 echo 100 > "$expire"
 echo 100 > /proc/sys/vm/dirty_writeback_centisecs
-trace_events 1 fs_buf
+trace_events 1 fs_buf || fail "cannot enable the fs_buf events"
 : > "$TRACE/trace"
 dmesg -c > /dev/null
 rc=0

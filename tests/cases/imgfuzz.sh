@@ -29,7 +29,9 @@ ln one d1/d2/d3/hard
 setfattr -n trusted.a -v hello one
 setfattr -n trusted.b -v "$(printf 'y%.0s' $(seq 300))" d1/f5k
 cd /
-# A fixed time and UUID: the same seed makes the same image on every run.
+# A fixed time (the files' too: mkfs -d copies them) and UUID: the same seed
+# makes the same image on every run.
+find "$tree" -exec touch -h -d @1700000000 {} +
 E2FSPROGS_FAKE_TIME=1700000000 mkfs.ext2 -q -F -b "$FS_BS" -g $((2097152 / FS_BS)) \
 	-U 4f1e6b2c-2d4e-4c51-9a57-3b1d0c1e2f30 -E hash_seed=4f1e6b2c-2d4e-4c51-9a57-3b1d0c1e2f30 \
 	-d "$tree" "$base" "$FS_SIZE" || fail "mkfs.ext2 -d"
@@ -50,4 +52,12 @@ grep "^imgfuzz: " <<< "$out" | sed "s/^/$FS_TYPE bs=$FS_BS /" >> "$RUN_DIR/imgfu
 grep -q "^imgfuzz: $n images" <<< "$out" || fail "the fuzzer stopped early"
 # What is left on the disk is a corrupt image: nothing for e2fsck to judge.
 dd if=/dev/zero of="$DEV" bs=1M count=1 conv=fsync status=none
-[ -z "$failed" ] || fail "corrupt images broke the kernel:$failed (saved in the run directory; imgfuzz corrupt -S SEED rebuilds one)"
+if [ -n "$failed" ]; then
+	gzip -c "$base" > "$RUN_DIR/imgfuzz-base-bs$FS_BS.img.gz"
+	fail "corrupt images broke the kernel:$failed (saved in the run directory" \
+		"with the base image; imgfuzz corrupt -S SEED BASE OUT rebuilds one)"
+fi
+# Images the mount refuses test only the mount: most must get to the workload.
+mounted=$(sed -n 's/^imgfuzz: [0-9]* images, \([0-9]*\) mounted.*/\1/p' <<< "$out")
+[ $((${mounted:-0} * 10)) -ge $((n * 6)) ] ||
+	fail "only ${mounted:-none} of $n corrupt images mounted: too few reach the workload"

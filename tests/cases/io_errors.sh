@@ -25,7 +25,7 @@ else
 	table="0 \$at linear $DEV 0
 \$at \$(($size - at)) error"
 fi
-dmsetup suspend --nolockfs ioerr && dmsetup load ioerr --table "\$table" && dmsetup resume ioerr
+dmsetup load ioerr --table "\$table" && dmsetup suspend --nolockfs ioerr && dmsetup resume ioerr
 EOF
 chmod +x /tmp/ioerr-switch
 

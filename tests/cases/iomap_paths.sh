@@ -3,7 +3,7 @@
 # buffer-head code would leave no such events.
 events="iomap/iomap_iter iomap/iomap_readpage iomap/iomap_readahead iomap/iomap_writepage
 	ext2/ext2_dio_write ext2/ext2_writeback_map_blocks"
-trace_events 1 $events
+trace_events 1 $events || fail "cannot enable $events"
 : > "$TRACE/trace"
 xfs_io -f -d -c "pwrite -q -b 64k 0 256k" -c "pread -q 0 256k" f           # direct I/O
 xfs_io -f -c "pwrite -q 0 300k" -c "fsync" g                                # buffered write, writeback
