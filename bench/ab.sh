@@ -55,8 +55,8 @@ na=${1%@*} nb=${2%@*}
 			if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
 		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 	}
-	# ab: ROUND NAME ROW VALUE UNIT
-	{ r = $2; row = $4; unit[row] = $6; val[r, $3, row] = $5; if (!(row in seen)) { seen[row] = 1; rows[++nrows] = row } if (r > maxr) maxr = r }
+	# ab: ROUND NAME ROW VALUE UNIT (the serial console ends lines with \r)
+	{ sub(/\r$/, ""); r = $2; row = $4; unit[row] = $6; val[r, $3, row] = $5; if (!(row in seen)) { seen[row] = 1; rows[++nrows] = row } if (r > maxr) maxr = r }
 	END {
 		for (i = 1; i <= nrows; i++) {
 			row = rows[i]; sa = sb = sr = ""; ahead = 0; all_a = all_b = ""

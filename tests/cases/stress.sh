@@ -40,11 +40,11 @@ in_cg() {
 }
 # new_cg NAME MAX: a memory cgroup capped at MAX
 new_cg() {
-	mkdir "$cgroot/$1"
+	mkdir -p "$cgroot/$1"
 	cgs+=("$cgroot/$1")
 	echo "$2" > "$cgroot/$1/memory.max"
 }
-# global page reclaim; reclaim in a cgroup is counted in its memory.stat
+# pages reclaimed by global reclaim (a cgroup's own is not counted here)
 pgsteal() {
 	awk '/^pgsteal_(kswapd|direct) / { n += $2 } END { print n }' /proc/vmstat
 }
@@ -132,10 +132,16 @@ wait "$integrity" || fail "the integrity exerciser failed"
 wait
 ops=$(sed -n 's/^stress: .*(\([0-9]*\) ops)$/\1/p' /tmp/stress.out)
 
-steal=$(($(pgsteal) - steal0))
-for c in "${cgs[@]}"; do
-	steal=$((steal + $(cg_stat "$c" pgsteal memory.stat)))
-done
+# pages reclaimed: globally, or in the stress cgroups (which counts their
+# pages however they were reclaimed)
+if [ -n "$global" ]; then
+	steal=$(($(pgsteal) - steal0))
+else
+	steal=0
+	for c in "${cgs[@]}"; do
+		steal=$((steal + $(cg_stat "$c" pgsteal memory.stat)))
+	done
+fi
 reclaimed=$((${fs_buf:+$(fs_buf_stat "$dev" reclaimed) - reclaimed0}))
 atmax=""
 for c in "${cgs[@]}"; do
