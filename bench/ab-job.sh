@@ -36,6 +36,12 @@ one() {
 	t1=$(now) c1=$(cpu_ms)
 	report seq-write-fsync $((1024 * 1000000 / (t1 - t0))) MiB/s
 	report seq-write-fsync-cpu $(((c1 - c0))) ms/GiB
+	drop
+	c0=$(cpu_ms) t0=$(now)
+	xfs_io -c "pread -q -b 1m 0 1024m" seq
+	t1=$(now) c1=$(cpu_ms)
+	report seq-read-cold $((1024 * 1000000 / (t1 - t0))) MiB/s
+	report seq-read-cold-cpu $(((c1 - c0))) ms/GiB
 	rm seq
 	xfs_io -f -c "pwrite -q -b 1m 0 256m" -c fsync rand > /dev/null
 	drop
