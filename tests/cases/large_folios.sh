@@ -4,6 +4,9 @@
 # that changed, not whole folios. Blocks smaller than a page are 1 KiB's
 # case already; 2 KiB adds time, not paths.
 # block-sizes: 1024 4096
+# In 6.1 the page cache has large folios only with CONFIG_TRANSPARENT_HUGEPAGE.
+[ -d /sys/kernel/mm/transparent_hugepage ] ||
+	skip "no large folios in this kernel (CONFIG_TRANSPARENT_HUGEPAGE is off)"
 param=/sys/module/$FS_MODULE/parameters/large_folios
 # orders FILE: the folio orders the page cache used to read FILE in.
 orders() {
