@@ -24,24 +24,26 @@ fio_rand() {
 	report "$row" "$iops" IOPS
 }
 
+# timed ROW CMD...: MiB/s and kernel ms of CMD moving 1 GiB
+timed() {
+	local row=$1 t0 t1 c0 c1
+	shift
+	c0=$(cpu_ms) t0=$(now)
+	"$@"
+	t1=$(now) c1=$(cpu_ms)
+	report "$row" $((1024 * 1000000 / (t1 - t0))) MiB/s
+	report "$row-cpu" $((c1 - c0)) ms/GiB
+}
+
 one() {
-	local t0 t1 c0 c1
 	load "$1"
 	mkfs.ext2 -q -F -b 4096 "$dev" 2G
 	mount -t ext2 "$dev" "$mnt"
 	cd "$mnt"
 	drop
-	c0=$(cpu_ms) t0=$(now)
-	xfs_io -f -c "pwrite -q -b 1m 0 1024m" -c fsync seq
-	t1=$(now) c1=$(cpu_ms)
-	report seq-write-fsync $((1024 * 1000000 / (t1 - t0))) MiB/s
-	report seq-write-fsync-cpu $(((c1 - c0))) ms/GiB
+	timed seq-write-fsync xfs_io -f -c "pwrite -q -b 1m 0 1024m" -c fsync seq
 	drop
-	c0=$(cpu_ms) t0=$(now)
-	xfs_io -c "pread -q -b 1m 0 1024m" seq
-	t1=$(now) c1=$(cpu_ms)
-	report seq-read-cold $((1024 * 1000000 / (t1 - t0))) MiB/s
-	report seq-read-cold-cpu $(((c1 - c0))) ms/GiB
+	timed seq-read-cold xfs_io -c "pread -q -b 1m 0 1024m" seq
 	rm seq
 	xfs_io -f -c "pwrite -q -b 1m 0 256m" -c fsync rand > /dev/null
 	drop
