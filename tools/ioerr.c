@@ -18,11 +18,13 @@
  * return EIO, or a short count for what was written; the append leaves the
  * size where it was; a failing O_DIRECT read returns EIO.
  *
- * append: a buffered append into failing blocks: fsync reports EIO. Once
- * the disk works again, the bytes past the old size that are neither the
- * append nor zeros are counted as stale and reported, not failed: the new
- * blocks were allocated at write() time and hold what they held before,
- * and ext2 (ours and stock) has no unwritten state to hide them.
+ * append: a buffered append into failing blocks: fsync reports EIO, and
+ * again once the disk works, since the append's blocks still do not hold
+ * it. They were allocated at write() time and hold what they held before:
+ * bytes past the old size that are neither the append nor zeros are old
+ * disk contents, counted and a failure (stock ext2 shows them). Writing
+ * the range again and fsync succeed. FILE.cut gets the same failed append
+ * and is left alone for the caller to check after a remount.
  *
  * Exit codes: 0 as the rules say, 1 a call returned what it must not,
  * 2 usage, 3 setup failed.
@@ -174,21 +176,14 @@ static void dio(const char *path)
 	close(fd);
 }
 
-static void append(const char *path)
+/* Bytes of @path past LEN, read from the disk, that are not @c or zero. */
+static off_t stale_bytes(const char *path, char c, off_t *size)
 {
 	static char buf[4 * LEN] __attribute__((aligned(4096)));
 	struct stat st;
 	off_t i, stale = 0;
 	int fd;
 
-	fd = open_file(path, O_RDWR | O_CREAT | O_TRUNC);
-	fill(fd, 'a', 0, LEN, 1);
-	fail_disk(fd);
-	fill(fd, 'b', LEN, LEN, 0);
-	want("fsync of an append into failing blocks", fsync(fd), EIO);
-	sh(good_cmd, "");
-	close(fd);
-	/* what the disk has now, not the page cache */
 	fd = open_file(path, O_RDONLY | O_DIRECT);
 	if (fstat(fd, &st))
 		err(3, "fstat");
@@ -196,11 +191,48 @@ static void append(const char *path)
 	if (st.st_size > (off_t)sizeof(buf) || pread(fd, buf, sizeof(buf), 0) < 0)
 		err(3, "read back");
 	for (i = LEN; i < st.st_size; i++)
-		stale += buf[i] != 'b' && buf[i] != 0;
-	/* a figure, not a failure: see the note in the header */
-	printf("stale %lld of %lld bytes past the old size are old disk contents\n",
-	       (long long)stale, (long long)(st.st_size - LEN));
+		stale += buf[i] != c && buf[i] != 0;
 	close(fd);
+	*size = st.st_size;
+	return stale;
+}
+
+static void append(const char *path)
+{
+	char cut[4096];
+	off_t size, stale;
+	int fd, fd2;
+
+	/* a second file whose lost append is left alone: the case checks it */
+	snprintf(cut, sizeof(cut), "%s.cut", path);
+	fd = open_file(path, O_RDWR | O_CREAT | O_TRUNC);
+	fd2 = open_file(cut, O_RDWR | O_CREAT | O_TRUNC);
+	fill(fd, 'a', 0, LEN, 1);
+	fill(fd2, 'a', 0, LEN, 1);
+	fail_disk(fd);
+	fill(fd, 'b', LEN, LEN, 0);
+	fill(fd2, 'b', LEN, LEN, 0);
+	want("fsync of an append into failing blocks", fsync(fd), EIO);
+	want("fsync of a second one", fsync(fd2), EIO);
+	sh(good_cmd, "");
+	want("fsync again once the disk works: the append is still lost",
+	     fsync(fd), EIO);
+	/* what the disk has now, not the page cache */
+	stale = stale_bytes(path, 'b', &size);
+	printf("stale %lld of %lld bytes past the old size are old disk contents\n",
+	       (long long)stale, (long long)(size - LEN));
+	if (stale) {
+		printf("FAIL old disk contents in the file after a failed append\n");
+		failed = 1;
+	}
+	fill(fd, 'c', LEN, LEN, 0);
+	want("fsync after writing the lost range again", fsync(fd), 0);
+	if (stale_bytes(path, 'c', &size) || size != 2 * LEN) {
+		printf("FAIL the range written again does not read back\n");
+		failed = 1;
+	}
+	close(fd);
+	close(fd2);
 }
 
 int main(int argc, char **argv)

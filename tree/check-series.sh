@@ -24,10 +24,20 @@ while read -r p; do
 	fi
 	# Debian's python3 first: its SPDX check needs python3-ply, which a
 	# python3 from elsewhere on PATH (pyenv, venv) may lack.
-	if ! (cd "$work" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet --no-summary "$top/patches/$p"); then
+	# checkpatch asks about MAINTAINERS whenever a file is added; ask
+	# get_maintainer.pl instead whether someone covers each new file.
+	if ! (cd "$work" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict --quiet --no-summary \
+			--ignore FILE_PATH_CHANGES "$top/patches/$p"); then
 		echo "check-series: checkpatch --strict complains about $p"
 		bad=1
 	fi
+	for f in $(git -C "$work" diff --name-only --diff-filter=A HEAD~1 HEAD); do
+		if ! (cd "$work" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" |
+				grep -q -e '(maintainer' -e '(supporter' -e '(odd fixer'); then
+			echo "check-series: $p adds $f, which no MAINTAINERS entry covers"
+			bad=1
+		fi
+	done
 	if [ "${1:-}" = --build-each ]; then
 		"$top/build/modules.sh" --tree "$work" --out "$top/build/out/check-series-modules" > /dev/null ||
 			{ echo "check-series: modules do not build after $p"; bad=1; }
