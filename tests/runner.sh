@@ -126,6 +126,11 @@ run_case() { # FILE BS
 		result skip "$bs" "$name" "($(grep -m1 '^SKIP: ' "$log" | cut -c7-))"
 	elif [ -n "$why" ]; then
 		result FAIL "$bs" "$name" "($secs s): $why"
+		# the head says what went wrong, the tail what led up to the end
+		if [ "$(wc -l < "$log")" -gt 60 ]; then
+			sed 's/^/    | /' "$log" | head -20
+			echo "    | ..."
+		fi
 		sed 's/^/    | /' "$log" | tail -40
 		[ -s "$klog" ] && sed 's/^/    k /' "$klog" | tail -40
 	else

@@ -753,10 +753,14 @@ static void do_mwrite(int fi)
 
 	fill_pattern(wbuf, opnum, off, len);
 	map_copy(map + (off - start), wbuf, len, "mwrite");
+	/*
+	 * The stores are in the file now: an ENOMEM from msync or munmap
+	 * (maple tree nodes, under -M) does not take them back.
+	 */
+	model_write(f, off, wbuf, len);
 	if (sync && msync(map, off + len - start, MS_SYNC) < 0)
 		die(errno, "msync");
 	unmap(map, off + len - start);
-	model_write(f, off, wbuf, len);
 	op_end(op);
 }
 
