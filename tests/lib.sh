@@ -78,6 +78,18 @@ fs_cycle() {
 	cd "$MNT"
 }
 
+# dm_delay NAME MS: put $DEV behind a dm-delay target that holds every write
+# MS milliseconds, and make DEV the mapped device; a trap at exit unmounts and
+# removes it.
+dm_delay() {
+	local size
+	size=$(blockdev --getsz "$DEV")
+	dmsetup create "$1" --table "0 $size delay $DEV 0 0 $DEV 0 $2" || fail "dmsetup create $1"
+	dmsetup mknodes
+	trap "cd /; umount '$MNT' 2> /dev/null || true; dmsetup remove '$1' 2> /dev/null || true" EXIT
+	DEV=/dev/mapper/$1
+}
+
 fs_fsck() {
 	local out
 	out=$(e2fsck -fn "$DEV" 2>&1) || fail "e2fsck -fn: $out"

@@ -11,11 +11,8 @@
 # fs-size: 64M
 # block-sizes: 1024 4096
 fs_mkfs
-size=$(blockdev --getsz "$DEV")
-dmsetup create dio-slow --table "0 $size delay $DEV 0 0 $DEV 0 3000" || fail "dmsetup create"
-dmsetup mknodes
-trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove dio-slow 2> /dev/null || true' EXIT
-DEV=/dev/mapper/dio-slow fs_mount
+dm_delay dio-slow 3000
+fs_mount
 cd "$MNT"
 xfs_io -f -c "pwrite -q -S 0xab -b 1m 0 64m" fill 2> /dev/null || true
 sync

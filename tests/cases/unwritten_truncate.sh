@@ -7,11 +7,8 @@
 # setup: none
 # fs-size: 64M
 fs_mkfs
-size=$(blockdev --getsz "$DEV")
-dmsetup create trunc-slow --table "0 $size delay $DEV 0 0 $DEV 0 3000" || fail "dmsetup create"
-dmsetup mknodes
-trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove trunc-slow 2> /dev/null || true' EXIT
-DEV=/dev/mapper/trunc-slow fs_mount
+dm_delay trunc-slow 3000
+fs_mount
 cd "$MNT"
 xfs_io -f -c "pwrite -q -S 0x78 0 $((2 * FS_BS))" -c "sync_range -w 0 $((2 * FS_BS))" \
 	-c "truncate 100" f || fail "append, writeback, truncate"
@@ -23,4 +20,3 @@ expect_eq "$n" 0 "bytes past the truncation point after growing the file again"
 cd /
 umount "$MNT" || fail "umount"
 dmsetup remove trunc-slow || fail "dmsetup remove"
-fs_fsck
