@@ -7,6 +7,7 @@
 #                 instead of the working tree
 #     --out DIR   where the .ko files go (default build/out/modules)
 #     --tree DIR  the kernel tree (default build/linux)
+#   SPARSE=1 in the environment runs sparse (C=2) over every file too.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -72,7 +73,7 @@ while read -r name dir syms; do
 		esac
 	done
 	echo "modules: building $name from ${rev:-working tree}:$dir for $kver"
-	make -s -C "$kdir" M="$src" "${makevars[@]}" KCFLAGS="$cflags" \
+	make -s -C "$kdir" M="$src" ${SPARSE:+C=2} "${makevars[@]}" KCFLAGS="$cflags" \
 		KBUILD_EXTRA_SYMBOLS="$symvers" modules
 	# Every module of the directory is copied (self-tests too); the guest
 	# loads only the one named like the entry.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Check patches/ as a submission: it applies in order to the pristine tree,
-# every patch passes checkpatch --strict, and (with --build-each) the modules
-# build after every patch.
+# every patch passes checkpatch --strict, the modules of the whole series build
+# with no compiler or sparse warning, and (with --build-each) so do those after
+# every patch.
 #   check-series.sh [--build-each]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,22 @@ rm -rf "$work"
 git -C "$tree" worktree prune
 trap 'git -C "$tree" worktree remove --force "$work" 2> /dev/null || true' EXIT
 git -C "$tree" worktree add -q --detach "$work" pristine
+
+# build_clean WHEN: the modules of the worktree build, with sparse (C=2) over
+# every file, and neither the compiler nor sparse warns.
+build_clean() {
+	local out
+	if ! out=$(SPARSE=1 "$top/build/modules.sh" --tree "$work" \
+			--out "$top/build/out/check-series-modules" 2>&1); then
+		printf '%s\n' "$out" | tail -20
+		echo "check-series: modules do not build $1"
+		return 1
+	fi
+	if grep -E ': (warning|error):' <<< "$out"; then
+		echo "check-series: compiler or sparse warnings $1"
+		return 1
+	fi
+}
 
 bad=0 n=0
 while read -r p; do
@@ -39,9 +56,9 @@ while read -r p; do
 		fi
 	done
 	if [ "${1:-}" = --build-each ]; then
-		"$top/build/modules.sh" --tree "$work" --out "$top/build/out/check-series-modules" > /dev/null ||
-			{ echo "check-series: modules do not build after $p"; bad=1; }
+		build_clean "after $p" || bad=1
 	fi
 done < "$top/patches/series"
+[ "${1:-}" = --build-each ] || build_clean "with the whole series" || bad=1
 echo "check-series: $n patches apply to pristine; $([ "$bad" = 0 ] && echo all clean || echo problems above)"
 exit "$bad"
