@@ -224,7 +224,8 @@ static struct op next_op(const struct model *m)
 			op.file = free_file(m);
 			if (op.name < 0 || op.file < 0)
 				continue;
-			op.len = pick_len();
+			/* DIRSYNC alone makes an empty new file durable */
+			op.len = wl->dirsync && rnd(2) ? 0 : pick_len();
 			break;
 		case K_LINK:
 			op.name2 = pick_name(m, false);
@@ -452,12 +453,15 @@ static void do_op(const struct op *op, int opno, uint8_t *buf)
 	if (fd >= 0) {
 		/* O_DSYNC and O_SYNC writes are durable when they return,
 		 * but not an xattr (fdatasync skips it too), a truncate or
-		 * a new file that nothing was written to */
-		bool full = op->kind == K_XATTR ||
-			    (op->kind == K_CREATE && !op->len) ||
+		 * a new file that nothing was written to; in a DIRSYNC
+		 * directory that one needs nothing more */
+		bool empty = op->kind == K_CREATE && !op->len;
+		bool full = op->kind == K_XATTR || (empty && !wl->dirsync) ||
 			    (op->kind == K_TRUNC && op->sync != S_FDATASYNC);
 
-		if (full || op->sync == S_FSYNC) {
+		if (empty && wl->dirsync) {
+			/* durable when creat() returned */
+		} else if (full || op->sync == S_FSYNC) {
 			if (fsync(fd) < 0)
 				die(3, "fsync %s", path);
 		} else if (op->sync == S_FDATASYNC || op->kind == K_TRUNC) {
