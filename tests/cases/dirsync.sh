@@ -1,6 +1,7 @@
 # With -o dirsync, directory changes are on the disk when the call returns,
 # even with writeback off, and so is what a new entry names: the inode of a
-# new file, directory or symlink, the directory's block and the symlink's.
+# new file, directory or symlink, the directory's block and the symlink's, a
+# file moved in or an O_TMPFILE linked in.
 # Without dirsync they are not (so the check can fail).
 # setup: none
 fs_mkfs
@@ -32,4 +33,15 @@ mv "$MNT/sync-file" "$MNT/sync-renamed"
 on_disk sync-renamed || fail "rename not on disk with dirsync"
 rm "$MNT/sync-renamed"
 on_disk sync-renamed && fail "unlink not on disk with dirsync"
+fs_umount
+# chattr +D: an inode never written, moved or linked into such a directory
+fs_mount
+mkdir "$MNT/d" "$MNT/plain"
+chattr +D "$MNT/d"
+sync
+: > "$MNT/plain/moved"
+mv "$MNT/plain/moved" "$MNT/d/moved"
+expect_eq "$(disk_inode /d/moved)" "regular 1" "a new file moved into a +D directory: its inode on the disk"
+xfs_io -T -c "flink $MNT/d/tmp" "$MNT/d" || fail "O_TMPFILE and linkat"
+expect_eq "$(disk_inode /d/tmp)" "regular 1" "an O_TMPFILE linked into a +D directory: its inode on the disk"
 fs_umount
