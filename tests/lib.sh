@@ -78,13 +78,23 @@ fs_cycle() {
 	cd "$MNT"
 }
 
-# dm_delay NAME MS: put $DEV behind a dm-delay target that holds every write
-# MS milliseconds, and make DEV the mapped device; a trap at exit unmounts and
-# removes it.
+# dm_delay NAME MS [START COUNT]: put $DEV behind a dm-delay target that holds
+# every write MS milliseconds (only those to the COUNT sectors from START if
+# given; the rest passes straight through), and make DEV the mapped device; a
+# trap at exit unmounts and removes it.
 dm_delay() {
-	local size
+	local size start=${3:-0} count end table
 	size=$(blockdev --getsz "$DEV")
-	dmsetup create "$1" --table "0 $size delay $DEV 0 0 $DEV 0 $2" || fail "dmsetup create $1"
+	count=${4:-$((size - start))}
+	end=$((start + count))
+	table="$start $count delay $DEV $start 0 $DEV $start $2"
+	if [ "$start" -gt 0 ]; then
+		table="0 $start linear $DEV 0"$'\n'"$table"
+	fi
+	if [ "$end" -lt "$size" ]; then
+		table+=$'\n'"$end $((size - end)) linear $DEV $end"
+	fi
+	dmsetup create "$1" <<< "$table" || fail "dmsetup create $1"
 	dmsetup mknodes
 	trap "cd /; umount '$MNT' 2> /dev/null || true; dmsetup remove '$1' 2> /dev/null || true" EXIT
 	DEV=/dev/mapper/$1

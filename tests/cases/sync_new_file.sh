@@ -15,25 +15,17 @@ itable=$(dumpe2fs "$DEV" 2> /dev/null | sed -n 's/.*Inode table at \([0-9]*\)-\(
 [ -n "$itable" ] || fail "no inode table in dumpe2fs"
 read -r first last <<< "$itable"
 spb=$((FS_BS / 512))
-a=$((first * spb))
-b=$(((last + 1) * spb))
-size=$(blockdev --getsz "$DEV")
-dmsetup create itable-slow <<- TABLE || fail "dmsetup create"
-	0 $a linear $DEV 0
-	$a $((b - a)) delay $DEV $a 0 $DEV $a 500
-	$b $((size - b)) linear $DEV $b
-TABLE
-dmsetup mknodes
+dm_delay itable-slow 500 $((first * spb)) $(((last + 1 - first) * spb))
 cpu1=/sys/devices/system/cpu/cpu1/online
-trap "echo 1 > $cpu1 2> /dev/null; cd /; umount '$MNT' 2> /dev/null || true; dmsetup remove itable-slow 2> /dev/null || true" EXIT
-DEV=/dev/mapper/itable-slow
 fs_mount
 sysctl -q vm.dirty_writeback_centisecs=0
 for i in 1 2 3; do
 	echo "file $i, 27 bytes long here" > "$MNT/f$i"
 	echo 0 > $cpu1 || fail "offline CPU 1"
-	chrt -f 10 sync
+	rc=0
+	chrt -f 10 sync || rc=$?
 	echo 1 > $cpu1 || fail "online CPU 1"
+	[ $rc = 0 ] || fail "sync: exit $rc"
 	got=$(fs_debugfs "stat /f$i" | sed -n 's/.*Size: \([0-9]*\).*/\1/p' | head -1)
 	expect_eq "$got" 27 "i_size of new file f$i on the disk after sync"
 done
