@@ -2,7 +2,7 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to
+# Environment: BLOCK_SIZES, MINIX_VERSIONS, FILESYSTEMS, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to
 # the guest), VM_ACCEL;
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
 # instead of Debian's kernel with build/out/modules (make check-debug).
@@ -62,7 +62,7 @@ selftest() {
 
 suite() {
 	local dir=$out/vm/suite envs=() v
-	for v in BLOCK_SIZES SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
+	for v in BLOCK_SIZES MINIX_VERSIONS FILESYSTEMS SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	echo "== test suite"
@@ -70,9 +70,9 @@ suite() {
 		--timeout "${SUITE_TIMEOUT:-3600}" "${envs[@]}" \
 		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
 	local rc=${PIPESTATUS[0]}
-	local status name rest
-	while read -r status bs name rest; do
-		result "$status" "bs=$bs $name $rest"
+	local status label name rest
+	while read -r status label name rest; do
+		result "$status" "$label $name $rest"
 	done < <(cat "$dir/results" 2>/dev/null)
 	if [ "$rc" -eq 0 ]; then
 		result ok "suite VM: clean kernel, job finished in time"

@@ -1,7 +1,8 @@
 # Helpers for test cases; the guest runner (tests/runner.sh) sources this.
 # A case runs under "set -e" with the filesystem mounted at $MNT and $MNT as
-# its working directory. Environment: FS_BS (block size), FS_SIZE, DEV, AUX_DEV,
-# MNT, FS_TYPE, TOOLS (the project's C tools), SCALE (1, or more for check-full).
+# its working directory. Environment: FS_TYPE (ext2 or minix), FS_BS (block
+# size), MINIX_VERSION (1, 2 or 3 for minix), FS_SIZE, DEV, AUX_DEV, MNT, TOOLS
+# (the project's C tools), SCALE (1, or more for check-full).
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -40,9 +41,16 @@ trace_events() {
 	return $rc
 }
 
+# fs_mkfs [OPTIONS]: a new filesystem of FS_SIZE on DEV. mkfs.minix sizes
+# in KiB blocks, and a version 1 filesystem stops at 64 MiB whatever asked.
 fs_mkfs() {
-	mkfs.ext2 -q -F -b "$FS_BS" "$@" "$DEV" "$FS_SIZE" > /dev/null ||
-		fail "mkfs.ext2 -b $FS_BS $* failed"
+	if [ "$FS_TYPE" = minix ]; then
+		mkfs.minix -"$MINIX_VERSION" "$@" "$DEV" $(($(numfmt --from=iec "$FS_SIZE") / 1024)) > /dev/null ||
+			fail "mkfs.minix -$MINIX_VERSION $* failed"
+	else
+		mkfs.ext2 -q -F -b "$FS_BS" "$@" "$DEV" "$FS_SIZE" > /dev/null ||
+			fail "mkfs.ext2 -b $FS_BS $* failed"
+	fi
 }
 
 # The module that registered $FS_TYPE holds one reference per mounted
@@ -102,7 +110,11 @@ dm_delay() {
 
 fs_fsck() {
 	local out
-	out=$(e2fsck -fn "$DEV" 2>&1) || fail "e2fsck -fn: $out"
+	if [ "$FS_TYPE" = minix ]; then
+		out=$(fsck.minix -f "$DEV" 2>&1) || fail "fsck.minix -f: $out"
+	else
+		out=$(e2fsck -fn "$DEV" 2>&1) || fail "e2fsck -fn: $out"
+	fi
 }
 
 # fs_debugfs CMD: debugfs on the device with O_DIRECT: what is on the disk now,
@@ -176,6 +188,25 @@ group_field() {
 			index($0, g) == 1 { in_g = 1; next }
 			/^Group / { in_g = 0 }
 			in_g && index($0, f) { sub(".*" f " ", ""); sub("[- ].*", ""); print; exit }'
+}
+
+# bh_usage: the kernel's buffer heads and the KiB of the block device's page
+# cache ("Buffers", where buffer heads keep metadata), for expect_no_bh.
+bh_usage() {
+	echo "$(awk '$1 == "buffer_head" { print $2 }' /proc/slabinfo)" \
+		"$(awk '$1 == "Buffers:" { print $2 }' /proc/meminfo)"
+}
+
+# expect_no_bh "$(bh_usage)": neither grew since then (a few buffer heads
+# come and go with other users of the block layer).
+expect_no_bh() {
+	local bh0 buf0 bh1 buf1
+	read -r bh0 buf0 <<< "$1"
+	read -r bh1 buf1 <<< "$(bh_usage)"
+	[ -n "$bh0" ] && [ -n "$buf0" ] || fail "no buffer_head count or Buffers in /proc"
+	echo "buffer heads $bh0 -> $bh1, Buffers $buf0 -> $buf1 KiB"
+	[ $((bh1 - bh0)) -lt 64 ] || fail "$((bh1 - bh0)) buffer heads appeared during the workload"
+	[ $((buf1 - buf0)) -le 8 ] || fail "the block device's page cache grew by $((buf1 - buf0)) KiB"
 }
 
 # fs_buf_stat DEVICE FIELD: a counter of the mount's fs_buf cache (debugfs).

@@ -1,13 +1,16 @@
 #!/bin/bash
-# Guest side of the test suite: run test cases at each block size against a
-# fresh filesystem, then check it with e2fsck -fn and the kernel's log.
+# Guest side of the test suite: run test cases against a fresh filesystem,
+# ext2 at each block size and minix at each layout version, then check it
+# with e2fsck -fn or fsck.minix -f, and the kernel's log.
 #   runner.sh [CASE...]        (default: every tests/cases/*.sh)
-# Environment: BLOCK_SIZES (default "1024 2048 4096"), SCALE (default 1),
+# Environment: BLOCK_SIZES (default "1024 2048 4096"), MINIX_VERSIONS
+# (default "1 2 3"), FILESYSTEMS (default "ext2 minix"), SCALE (default 1),
 # RESULTS (file that gets one line per result).
 # A case file may start with header lines:
-#   # block-sizes: 4096        only these block sizes
+#   # fs: ext2 minix           the filesystems it runs on (default ext2)
+#   # block-sizes: 4096        only these ext2 block sizes
 #   # fs-size: 64M             size of the filesystem (default 512M)
-#   # mkfs: OPTIONS            extra mkfs.ext2 options
+#   # mkfs: OPTIONS            extra mkfs.ext2 options (ext2 runs only)
 #   # mount: OPTIONS           mount options
 #   # setup: none              the case makes and mounts its filesystem itself
 #   # timeout: SEC             (default 900; times SCALE)
@@ -16,10 +19,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 . "$top/vm/kcheck.sh"
 
-export FS_TYPE=ext2 FS_MODULE=ext2 DEV=/dev/vda AUX_DEV=/dev/vdb MNT=/mnt/scratch
+export DEV=/dev/vda AUX_DEV=/dev/vdb MNT=/mnt/scratch
 export TOOLS=$top/build/out/tools SCALE=${SCALE:-1} RUN_DIR=${RUN_DIR:-$PWD}
 RESULTS=${RESULTS:-/dev/null}
 block_sizes=${BLOCK_SIZES:-1024 2048 4096}
+minix_versions=${MINIX_VERSIONS:-1 2 3}
+filesystems=${FILESYSTEMS:-ext2 minix}
 # Debug kernel only: kmemleak, and lockdep's own switch (it turns itself off
 # after its first report, and then sees nothing more).
 kmemleak=/sys/kernel/debug/kmemleak
@@ -29,24 +34,33 @@ lockdep_on() { grep -q 'debug_locks: *1' /proc/lockdep_stats 2> /dev/null; }
 header() { sed -n "s/^# $2: *//p" "$1" | head -1; }
 
 passed=0 failed=0 skipped=0
-result() { # STATUS BS NAME DETAIL
+# A run's label: bs=1024 (ext2 with 1 KiB blocks) or minix-v3.
+result() { # STATUS LABEL NAME DETAIL
 	echo "$1 $2 $3${4:+ $4}" >> "$RESULTS"
 	case "$1" in
-	ok) passed=$((passed + 1)); echo "ok   bs=$2 $3 $4" ;;
-	skip) skipped=$((skipped + 1)); echo "skip bs=$2 $3 $4" ;;
-	*) failed=$((failed + 1)); echo "FAIL bs=$2 $3 $4" ;;
+	ok) passed=$((passed + 1)); echo "ok   $2 $3 $4" ;;
+	skip) skipped=$((skipped + 1)); echo "skip $2 $3 $4" ;;
+	*) failed=$((failed + 1)); echo "FAIL $2 $3 $4" ;;
 	esac
 }
 
-run_case() { # FILE BS LAST (yes after the case's last block size)
-	local file=$1 bs=$2 last=$3 name log klog t0 t1 taint0 lockdep0 why=""
+# run_case FILE FS LAYOUT LAST: LAYOUT is the block size for ext2, the
+# version for minix; LAST is yes after the case's last run.
+run_case() {
+	local file=$1 fs=$2 layout=$3 last=$4 name label log klog t0 t1 taint0 lockdep0 why=""
 	name=$(basename "$file" .sh)
-	log=/tmp/$name-$bs.log
-	klog=/tmp/$name-$bs.dmesg
-	export FS_BS=$bs FS_SIZE FS_MKFS FS_MOUNT CASE=$name
+	export FS_TYPE=$fs FS_MODULE=$fs FS_BS MINIX_VERSION FS_SIZE FS_MKFS FS_MOUNT CASE=$name
+	if [ "$fs" = minix ]; then
+		FS_BS=1024 MINIX_VERSION=$layout label=minix-v$layout
+	else
+		FS_BS=$layout MINIX_VERSION="" label=bs=$layout
+	fi
+	log=/tmp/$name-$label.log
+	klog=/tmp/$name-$label.dmesg
 	FS_SIZE=$(header "$file" fs-size)
 	FS_SIZE=${FS_SIZE:-512M}
-	FS_MKFS=$(header "$file" mkfs)
+	FS_MKFS=""
+	[ "$fs" != ext2 ] || FS_MKFS=$(header "$file" mkfs)
 	FS_MOUNT=$(header "$file" mount)
 	local setup tmo
 	setup=$(header "$file" setup)
@@ -97,8 +111,12 @@ run_case() { # FILE BS LAST (yes after the case's last block size)
 		dmsetup remove_all --force > /dev/null 2>&1
 	fi
 	blockdev --flushbufs "$DEV"
-	if [ -z "$why" ] && dumpe2fs -h "$DEV" > /dev/null 2>&1; then
-		e2fsck -fn "$DEV" >> "$log" 2>&1 || why="e2fsck -fn found errors"
+	if [ -z "$why" ]; then
+		if [ "$(blkid -p -s TYPE -o value "$DEV" 2> /dev/null)" = minix ]; then
+			fsck.minix -f "$DEV" >> "$log" 2>&1 || why="fsck.minix -f found errors"
+		elif dumpe2fs -h "$DEV" > /dev/null 2>&1; then
+			e2fsck -fn "$DEV" >> "$log" 2>&1 || why="e2fsck -fn found errors"
+		fi
 	fi
 	# What the case leaked: kmemleak reports objects 5 s old and older that
 	# two scans in a row found unreferenced, and says how many in the kernel
@@ -127,9 +145,9 @@ run_case() { # FILE BS LAST (yes after the case's last block size)
 	local us=$((${EPOCHREALTIME/./} - t0))
 	local secs=$((us / 1000000)).$((us / 100000 % 10))
 	if [ "$why" = skip ]; then
-		result skip "$bs" "$name" "($(grep -m1 '^SKIP: ' "$log" | cut -c7-))"
+		result skip "$label" "$name" "($(grep -m1 '^SKIP: ' "$log" | cut -c7-))"
 	elif [ -n "$why" ]; then
-		result FAIL "$bs" "$name" "($secs s): $why"
+		result FAIL "$label" "$name" "($secs s): $why"
 		# the head says what went wrong, the tail what led up to the end
 		if [ "$(wc -l < "$log")" -gt 60 ]; then
 			sed 's/^/    | /' "$log" | head -20
@@ -138,7 +156,7 @@ run_case() { # FILE BS LAST (yes after the case's last block size)
 		sed 's/^/    | /' "$log" | tail -40
 		[ -s "$klog" ] && sed 's/^/    k /' "$klog" | tail -40
 	else
-		result ok "$bs" "$name" "(${secs}s)"
+		result ok "$label" "$name" "(${secs}s)"
 	fi
 }
 
@@ -154,16 +172,25 @@ fi
 for file in "${cases[@]}"; do
 	[ -f "$file" ] || { result FAIL - "$(basename "$file" .sh)" "no such case"; continue; }
 	only=$(header "$file" block-sizes)
-	sizes=()
-	for bs in $block_sizes; do
-		if [ -z "$only" ] || grep -qw "$bs" <<< "$only"; then
-			sizes+=("$bs")
-		fi
+	fss=$(header "$file" fs)
+	runs=()
+	for fs in ${fss:-ext2}; do
+		grep -qw "$fs" <<< "$filesystems" || continue
+		case $fs in
+		ext2)
+			for bs in $block_sizes; do
+				[ -z "$only" ] || grep -qw "$bs" <<< "$only" || continue
+				runs+=("ext2 $bs")
+			done ;;
+		minix)
+			for v in $minix_versions; do runs+=("minix $v"); done ;;
+		*) result FAIL - "$(basename "$file" .sh)" "unknown filesystem $fs" ;;
+		esac
 	done
-	for i in "${!sizes[@]}"; do
+	for i in "${!runs[@]}"; do
 		last=no
-		[ "$i" -lt $((${#sizes[@]} - 1)) ] || last=yes
-		run_case "$file" "${sizes[$i]}" "$last"
+		[ "$i" -lt $((${#runs[@]} - 1)) ] || last=yes
+		run_case "$file" ${runs[$i]} "$last"
 	done
 done
 echo "guest totals: $passed ok, $failed failing, $skipped skipped"

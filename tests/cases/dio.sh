@@ -1,4 +1,5 @@
 # O_DIRECT: aligned I/O works; unaligned I/O fails with EINVAL, as in stock ext2.
+# fs: ext2 minix
 xfs_io -f -d -c "pwrite -q -S 0x5a -b 65536 0 1m" f || fail "aligned DIO write"
 xfs_io -d -c "pwrite -q -S 0x5b 4096 4096" f || fail "aligned DIO overwrite"
 expect_eq "$(byte_at f 4096 -d)" 5b "DIO read"

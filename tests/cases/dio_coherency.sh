@@ -1,4 +1,5 @@
 # Buffered and direct I/O see each other's writes.
+# fs: ext2 minix
 xfs_io -f -c "pwrite -q -S 0x11 0 256k" f
 # Dirty page cache, then a DIO read must see it.
 xfs_io -c "pwrite -q -S 0x22 8192 4096" f

@@ -1,5 +1,6 @@
 # Filling the filesystem: ENOSPC, nothing already written is lost, and space
 # comes back after unlink.
+# fs: ext2 minix
 # fs-size: 48M
 head -c 1000000 /dev/urandom > keep
 md5_keep=$(md5 keep)

@@ -1,4 +1,5 @@
 # Hard links share data and count; unlinking one keeps the other.
+# fs: ext2 minix
 echo content > a
 ln a b
 mkdir d

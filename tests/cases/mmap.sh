@@ -1,4 +1,5 @@
 # mmap reads and writes, msync, and mapped holes.
+# fs: ext2 minix
 xfs_io -f -c "truncate 1m" -c "pwrite -q -S 0x01 0 64k" f
 xfs_io -c "mmap -rw 0 1m" -c "mwrite -S 0x02 4096 8192" -c "mwrite -S 0x03 524288 100" \
 	-c "msync -s 0 1m" -c "munmap" f

@@ -1,4 +1,5 @@
 # Write, overwrite, append and read back, through the cache and from the disk.
+# fs: ext2 minix
 head -c 3000000 /dev/urandom > /tmp/src
 cp /tmp/src f
 cmp /tmp/src f || fail "read back differs"

@@ -1,6 +1,7 @@
 # SEEK_DATA and SEEK_HOLE: results are consistent with the block map (FIEMAP).
 # The generic checks hold for any correct driver; the exact ones at the end
 # need a driver that reads the block map (stock ext2 reports all as data).
+# fs: ext2 minix
 xfs_io -f -c "pwrite -q 64k 8k" -c "pwrite -q 1m 4k" -c "truncate 2m" f
 size=$(stat -c %s f)
 seekto() { # -d|-h OFFSET -> result or EOF

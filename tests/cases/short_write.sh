@@ -4,6 +4,7 @@
 # byte of the file it did not write reads as zero, from the page cache,
 # after drop_caches and after a remount. Also a partial first block, the
 # O_DIRECT fallback to buffered writes, and a hole cached as zeroes first.
+# fs: ext2 minix
 # fs-size: 64M
 xfs_io -f -c "pwrite -q -S 0xab -b 1m 0 64m" fill 2> /dev/null || true
 sync

@@ -1,5 +1,6 @@
 # A swapfile on the filesystem: swapon, pages really go out and come back
 # intact, swapoff; a sparse file is refused.
+# fs: ext2 minix
 dd if=/dev/zero of=swap bs=1M count=32 status=none
 chmod 600 swap
 mkswap swap > /dev/null

@@ -1,4 +1,5 @@
 # Truncate down and up: the tail reads as zeros, the head is kept.
+# fs: ext2 minix
 head -c 200000 /dev/urandom > /tmp/src
 cp /tmp/src f
 for size in 150001 4097 1 0 70000 300000 123; do

@@ -1,0 +1,73 @@
+# Crafted minix images get a clear error, never a crash, a WARN or a hang:
+# superblocks whose counts cannot be right are refused at mount, and an
+# indirect block pointing outside the data zones and a symlink whose size
+# cannot fit its block fail the one operation that meets them (a read with
+# EIO, following the symlink with EUCLEAN, "Structure needs cleaning").
+# fs: minix
+# fs-size: 16M
+# setup: none
+
+# le FIELD-OFFSET BYTES [VALUE]: read, or write, a little-endian number at a
+# byte offset of the device.
+le() {
+	perl -e 'my ($dev, $off, $n, $v) = @ARGV; my $f = $n == 2 ? "v" : "V";
+		open(my $h, "+<", $dev) or die "$dev: $!"; binmode $h; seek($h, $off, 0);
+		if (defined $v) { print $h pack($f, $v) } else { read($h, my $b, $n); print unpack($f, $b), "\n" }' \
+		"$DEV" "$@"
+}
+sb=1024
+if [ "$MINIX_VERSION" = 3 ]; then
+	ninodes="0 4" imap="6 2" zmap="8 2" first="10 2" logzone="12 2"
+else
+	ninodes="0 2" imap="4 2" zmap="6 2" first="8 2" logzone="10 2"
+fi
+refused() { # FIELD-OFFSET BYTES VALUE WHAT
+	fs_mkfs
+	le $((sb + $1)) "$2" "$3"
+	if mount -t minix "$DEV" "$MNT" 2> /dev/null; then
+		umount "$MNT"
+		fail "mounted an image with $4"
+	fi
+}
+refused $ninodes 0 "no inodes"
+refused $imap 0 "no inode bitmap"
+refused $zmap 0 "no zone bitmap"
+refused $first 1 "data zones over the superblock"
+refused $first 5 "data zones over the inode table"
+refused $logzone 1 "zones of two blocks"
+if [ "$MINIX_VERSION" = 3 ]; then
+	refused 28 2 3000 "blocks of 3000 bytes"
+	refused 28 2 65535 "blocks of 65535 bytes"
+fi
+
+# A file with an indirect block, and a symlink.
+fs_mkfs
+fs_mount
+head -c 20000 /dev/urandom > "$MNT/f"
+ln -s target "$MNT/link"
+fino=$(stat -c %i "$MNT/f") lino=$(stat -c %i "$MNT/link")
+fs_umount
+inodes=$((2 + $(le $((sb + ${imap% *})) 2) + $(le $((sb + ${zmap% *})) 2)))
+if [ "$MINIX_VERSION" = 1 ]; then
+	isize=32 zones=14 zsize=2 size=4
+else
+	isize=64 zones=24 zsize=4 size=8
+fi
+ino_off() { echo $((inodes * 1024 + ($1 - 1) * isize)); }
+ind=$(le $(($(ino_off "$fino") + zones + 7 * zsize)) "$zsize")
+[ "$ind" -gt 0 ] || fail "the file has no indirect block"
+le $((ind * 1024)) "$zsize" 65535
+le $(($(ino_off "$lino") + size)) 4 0
+fs_mount
+# the page cache reports any failed read as EIO
+expect_fail "Input/output error" cat "$MNT/f"
+# the first folio has only direct blocks
+expect_eq "$(head -c 4096 "$MNT/f" | wc -c)" 4096 "the direct blocks of the file"
+expect_fail "Structure needs cleaning" cat "$MNT/link"
+fs_umount
+le $(($(ino_off "$lino") + size)) 4 5000
+fs_mount
+expect_fail "Structure needs cleaning" cat "$MNT/link"
+fs_umount
+# leave a clean filesystem for the runner's fsck
+fs_mkfs
