@@ -31,12 +31,27 @@ wait
 expect_eq "$(cat /tmp/dio-eof.out)" 512 "direct write into the EOF block"
 
 # An extending write that faults after 16 blocks: without IOMAP_DIO_PARTIAL
-# iomap fails it whole with EFAULT, after the bios it sent are done.
+# iomap fails it whole with EFAULT, after the bios it sent are done. The
+# writer waits in the kernel for those bios, which dm-delay holds for 3 s:
+# once its blocks are allocated, a free count taken later while the writer
+# still runs is one taken with the bios in flight. (Polled, not a fixed
+# sleep that a loaded host can outrun.)
+sync
 free0=$(stat -f -c %f .)
 "$TOOLS/shortwrite" -d g 0 $((64 * FS_BS)) $((16 * FS_BS)) > /tmp/dio-short.out &
-sleep 1.5
+writer=$!
+for _ in $(seq 100); do
+	[ $((free0 - $(stat -f -c %f .))) -lt 16 ] || break
+	kill -0 "$writer" 2> /dev/null || break
+	sleep 0.1
+done
+# time for the fault, and for an early free if there were one
+sleep 0.5
 free1=$(stat -f -c %f .)
+running=no
+! kill -0 "$writer" 2> /dev/null || running=yes
 wait
+[ "$running" = yes ] || fail "the direct write was over before the free count was taken: inconclusive"
 [ $((free0 - free1)) -ge 16 ] ||
 	fail "only $((free0 - free1)) blocks allocated while 16 blocks were being written"
 expect_eq "$(cat /tmp/dio-short.out)" -14 "short extending direct write"
