@@ -2,8 +2,9 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, MINIX_VERSIONS, FILESYSTEMS, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to
-# the guest), VM_ACCEL;
+# Environment: BLOCK_SIZES, MINIX_VERSIONS, FILESYSTEMS, SCALE, SEED,
+# POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to the guest),
+# VM_ACCEL; SHARDS=N runs the suite in N VMs side by side (default 1);
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
 # instead of Debian's kernel with build/out/modules (make check-debug).
 set -uo pipefail
@@ -60,25 +61,66 @@ selftest() {
 	fi
 }
 
-suite() {
-	local dir=$out/vm/suite envs=() v
+# One VM runs its share of the cases; its results and verdict are counted.
+suite_vm() { # NAME [CASE...]
+	local name=$1 envs=() v
+	shift
 	for v in BLOCK_SIZES MINIX_VERSIONS FILESYSTEMS SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
-	echo "== test suite"
-	"$top/vm/run.sh" --name suite "${kernel[@]}" --modules "$modules" \
+	"$top/vm/run.sh" --name "$name" "${kernel[@]}" --modules "$modules" \
 		--timeout "${SUITE_TIMEOUT:-3600}" "${envs[@]}" \
-		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] ' | tee "$out/suite.log"
-	local rc=${PIPESTATUS[0]}
-	local status label name rest
-	while read -r status label name rest; do
-		result "$status" "$label $name $rest"
-	done < <(cat "$dir/results" 2>/dev/null)
-	if [ "$rc" -eq 0 ]; then
-		result ok "suite VM: clean kernel, job finished in time"
+		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] '
+	return "${PIPESTATUS[0]}"
+}
+
+# SHARDS=N deals the cases out to N VMs that run side by side: under TCG one
+# VM keeps about one host CPU busy, so the debug kernel's run, which is
+# longer than a working session on one VM, uses both of this machine's.
+suite() {
+	local shards=${SHARDS:-1} names=() k c f status label name rest
+	echo "== test suite"
+	if [ "$shards" -le 1 ]; then
+		names=(suite)
+		suite_vm suite "$@" | tee "$out/suite.log"
+		echo "${PIPESTATUS[0]}" > "$out/suite.rc"
 	else
-		result FAIL "suite VM: $(paste -sd';' "$dir/verdict" 2>/dev/null)"
+		local cases=() share
+		[ $# -gt 0 ] || set -- '*'
+		for c in "$@"; do
+			for f in "$top"/tests/cases/${c%.sh}.sh; do cases+=("$(basename "$f" .sh)"); done
+		done
+		local pids=() tailer
+		rm -f "$out"/suite-*.log "$out"/suite-*.rc
+		for ((k = 1; k <= shards && k <= ${#cases[@]}; k++)); do
+			share=()
+			for ((c = k - 1; c < ${#cases[@]}; c += shards)); do share+=("${cases[$c]}"); done
+			names+=("suite-$k")
+			: > "$out/suite-$k.log"
+			{
+				suite_vm "suite-$k" "${share[@]}" > "$out/suite-$k.log"
+				echo $? > "$out/suite-$k.rc"
+			} &
+			pids+=($!)
+		done
+		tail -q -n +1 -f "$out"/suite-*.log &
+		tailer=$!
+		wait "${pids[@]}"
+		sleep 1
+		kill "$tailer"
+		wait "$tailer" 2> /dev/null
+		cat "$out"/suite-*.log > "$out/suite.log"
 	fi
+	for name in "${names[@]}"; do
+		while read -r status label rest; do
+			result "$status" "$label $rest"
+		done < <(cat "$out/vm/$name/results" 2>/dev/null)
+		if [ "$(cat "$out/$name.rc" 2> /dev/null)" = 0 ]; then
+			result ok "$name VM: clean kernel, job finished in time"
+		else
+			result FAIL "$name VM: $(paste -sd';' "$out/vm/$name/verdict" 2>/dev/null)"
+		fi
+	done
 }
 
 mkdir -p "$out"
