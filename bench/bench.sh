@@ -1,14 +1,16 @@
 #!/bin/bash
 # Benchmarks: our ext2 against the stock 6.1 ext2 (the tree at "pristine"),
-# Debian's ext4 on the same ext2 image, ext4, xfs and tmpfs. One VM boot per
-# filesystem and round, filesystems alternating (A B C A B C ...); the report
-# gives medians, min-max and ratios to stock ext2. A benchmark never fails on
-# a number: the exit code only says whether every run completed.
+# Debian's ext4 on the same ext2 image, ext4, xfs and tmpfs; or our minix
+# against the stock 6.1 minix. One VM boot per filesystem and round,
+# filesystems alternating (A B C A B C ...); the report gives medians, min-max
+# and ratios to the stock ext2 (or, without it, the stock minix). A benchmark
+# never fails on a number: the exit code only says whether every run completed.
 #   bench/bench.sh [--quick] [--rounds N] [--fs "LIST"] [--brd]
 #     --quick     small sizes (make bench-quick); default full sizes
 #     --rounds N  rounds per filesystem (default 3)
 #     --fs LIST   filesystems, default "ours stock ext4-ext2 ext4 xfs tmpfs";
 #                 "ours-lf" is ours with the large_folios module parameter on;
+#                 "minix minix-stock" compares the two minix modules (v3);
 #                 "NAME@REV" is ours built from commit REV of build/linux
 #                 (e.g. "v1@v1" to compare two versions of the series)
 #     --brd       a guest ramdisk instead of the virtio disk (CPU cost without
@@ -53,8 +55,8 @@ for ((r = 1; r <= rounds; r++)); do
 	for fs in "${fss[@]}"; do
 		name=${fs%@*} job_fs=$fs
 		case "$fs" in
-		ours | ours-lf) mods=$top/build/out/modules ;;
-		stock) mods=$top/build/out/modules-stock ;;
+		ours | ours-lf | minix) mods=$top/build/out/modules ;;
+		stock | minix-stock) mods=$top/build/out/modules-stock ;;
 		*@*) mods=$top/build/out/modules-$name job_fs=ours ;;
 		*) mods=none ;;
 		esac
@@ -77,5 +79,7 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 echo "bench: $total runs in $(((SECONDS - start) / 60)) min"
-"$top/bench/report.sh" "$out" "$rounds" "$scale" "$dev"
+base=stock
+[[ " $filesystems " = *" stock "* ]] || [[ " $filesystems " != *" minix-stock "* ]] || base=minix-stock
+"$top/bench/report.sh" "$out" "$rounds" "$scale" "$dev" "$base"
 [ "$failed" -eq 0 ]

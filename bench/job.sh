@@ -1,7 +1,7 @@
 # Guest job of bench/bench.sh: every workload once on one filesystem, each
 # group on a fresh filesystem. Prints "bench: METRIC VALUE UNIT" lines.
-# Environment: BENCH_FS (ours ours-lf stock ext4-ext2 ext4 xfs tmpfs; ours-lf is
-# ours with the large_folios module parameter set),
+# Environment: BENCH_FS (ours ours-lf stock ext4-ext2 ext4 xfs tmpfs minix
+# minix-stock; ours-lf is ours with the large_folios module parameter set),
 # BENCH_SCALE (quick full), BENCH_DEV (vda: virtio disk; brd: guest ramdisk).
 set -euo pipefail
 fs=$BENCH_FS mnt=/mnt/scratch tools=$PROJECT/build/out/tools
@@ -17,29 +17,42 @@ else
 	dev=/dev/vda
 fi
 [ "$fs" = tmpfs ] && dev=""
+# minix directories are linear arrays of 64-byte entries (v3), so a create
+# scans the whole directory: a smaller big directory keeps the run short.
+case "$fs" in minix*) dirents=$((dirents / 5)) ;; esac
 
 . "$PROJECT/bench/lib.sh"
 report() { echo "bench: $1 $2 $3"; }
 # Sectors the device has written (0 where there is no device or no stats).
 written() { [ -n "$dev" ] && awk '{ print $7 }' "/sys/block/${dev#/dev/}/stat" || echo 0; }
 
-# mkfs and mount for block size $1; our ext2 and the stock one must be the
-# module run.sh loaded, ext4-ext2 must be ext4.
+# mount_module TYPE: mount $dev, and require that the module run.sh loaded
+# serves it (Debian's ext4 registers ext2 too).
+mount_module() {
+	local refs
+	refs=$(cat "/sys/module/$1/refcnt")
+	mount -t "$1" "$dev" "$mnt"
+	[ "$(cat "/sys/module/$1/refcnt")" = $((refs + 1)) ] || { echo "bench: $1 module does not serve the mount" >&2; exit 1; }
+}
+
+# mkfs and mount for block size $1 (minix: v3, always 1 KiB blocks, as
+# mkfs.minix makes it); our modules and the stock ones must be the modules
+# run.sh loaded, ext4-ext2 must be ext4.
 make_fs() {
-	local bs=$1 refs
+	local bs=$1
 	cd /
 	umount "$mnt" 2> /dev/null || true
 	case "$fs" in
 	ours | ours-lf | stock | ext4-ext2) mkfs.ext2 -q -F -b "$bs" "$dev" 2G ;;
 	ext4) mkfs.ext4 -q -F -b "$bs" "$dev" 2G ;;
 	xfs) mkfs.xfs -q -f -b size="$bs" -d size=2g "$dev" ;;
+	minix | minix-stock) mkfs.minix -3 -i 131072 "$dev" $((2 << 20)) > /dev/null ;;
 	esac
 	case "$fs" in
 	ours | ours-lf | stock)
 		[ "$fs" != ours-lf ] || echo 1 > /sys/module/ext2/parameters/large_folios
-		refs=$(cat /sys/module/ext2/refcnt)
-		mount -t ext2 "$dev" "$mnt"
-		[ "$(cat /sys/module/ext2/refcnt)" = $((refs + 1)) ] || { echo "bench: ext2 module does not serve the mount" >&2; exit 1; } ;;
+		mount_module ext2 ;;
+	minix | minix-stock) mount_module minix ;;
 	ext4-ext2)
 		mount -t ext4 "$dev" "$mnt"
 		[ -e "/sys/fs/ext4/${dev#/dev/}" ] || { echo "bench: ext4 does not serve the mount" >&2; exit 1; } ;;
@@ -96,7 +109,7 @@ rm seq
 drop
 timed seq-write-fsync "$seq" xfs_io -f -c "pwrite -q -b 1m 0 ${seq}m" -c fsync seq
 report bh-per-gib-cached "$(awk -v mb="$seq" '$1 == "buffer_head" { printf "%d", $2 * 1024 / mb }' /proc/slabinfo)" objects
-# fs_buf's own memory (our ext2 only): debugfs fs_buf/<dev>/stats, bytes held.
+# fs_buf's own memory (ours only): debugfs fs_buf/<dev>/stats, bytes held.
 for st in /sys/kernel/debug/fs_buf/*/stats; do
 	[ -f "$st" ] && report fs_buf-kib-per-gib-cached "$(awk -v mb="$seq" '$1 == "bytes" { printf "%d", $2 / mb }' "$st")" KiB
 done
@@ -119,8 +132,8 @@ cat rand > /dev/null
 fio_rand mmap-overwrite-after-read-4k randwrite 4k "$randfile" "$randio" --end_fsync=1 --ioengine=mmap
 rm rand
 
-# O_DIRECT (tmpfs has none).
-if [ "$fs" != tmpfs ]; then
+# O_DIRECT (tmpfs and stock minix have none).
+if [ "$fs" != tmpfs ] && [ "$fs" != minix-stock ]; then
 	timed dio-seq-write "$dio" xfs_io -f -d -c "pwrite -q -b 1m 0 ${dio}m" dio
 	timed dio-seq-read "$dio" xfs_io -d -c "pread -q -b 1m 0 ${dio}m" dio
 	rm dio

@@ -1,9 +1,9 @@
 #!/bin/bash
-# Turn bench.sh's raw.csv into report.md (median, ratio to stock ext2 and
-# min-max per metric and filesystem) and PNG plots.
-#   bench/report.sh DIR ROUNDS SCALE DEV
+# Turn bench.sh's raw.csv into report.md (median, ratio to the baseline, stock
+# ext2 by default, and min-max per metric and filesystem) and PNG plots.
+#   bench/report.sh DIR ROUNDS SCALE DEV [BASE]
 set -euo pipefail
-dir=$1 rounds=$2 scale=$3 dev=$4
+dir=$1 rounds=$2 scale=$3 dev=$4 base=${5:-stock}
 csv=$dir/raw.csv
 
 # One line per metric and filesystem: metric fs unit median min max
@@ -27,7 +27,7 @@ better() { case "$1" in MiB/s | IOPS | ops/s | files/s) echo "higher" ;; KiB) ec
 {
 	echo "# Benchmark report ($scale, $rounds rounds, device $dev)"
 	echo
-	echo "Each cell: median, (ratio to stock ext2), [min-max] over $rounds rounds, one VM boot"
+	echo "Each cell: median, (ratio to $base), [min-max] over $rounds rounds, one VM boot"
 	echo "per filesystem and round, filesystems alternating. QEMU TCG: absolute numbers mean"
 	echo "little, ratios from the same run are the result. Disks: sparse files in host tmpfs,"
 	echo "virtio-blk, cache=unsafe (or a guest brd ramdisk with --brd). *-wa: device bytes"
@@ -45,8 +45,8 @@ better() { case "$1" in MiB/s | IOPS | ops/s | files/s) echo "higher" ;; KiB) ec
 	awk '{ print $1, $3 }' "$dir/medians.txt" | awk '!s[$0]++' | while read -r m u; do
 		printf '| %s | %s | %s |' "$m" "$u" "$(better "$u")"
 		for f in $fss; do
-			awk -v m="$m" -v f="$f" '
-				$1 == m && $2 == "stock" { s = $4 }
+			awk -v m="$m" -v f="$f" -v base="$base" '
+				$1 == m && $2 == base { s = $4 }
 				$1 == m && $2 == f { med = $4; lo = $5; hi = $6; have = 1 }
 				END {
 					if (!have) { printf " - |"; exit }
@@ -58,10 +58,10 @@ better() { case "$1" in MiB/s | IOPS | ops/s | files/s) echo "higher" ;; KiB) ec
 	done
 } > "$dir/report.md"
 
-# Plots: ratio to stock ext2 of every throughput metric, and write amplification.
+# Plots: ratio to the baseline of every throughput metric, and write amplification.
 plot() { # FILE TITLE AWK-FILTER
-	awk -v fss="$fss" "$3"' {
-			if ($2 == "stock") s[$1] = $4
+	awk -v fss="$fss" -v base="$base" "$3"' {
+			if ($2 == base) s[$1] = $4
 			v[$1, $2] = $4; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 		END {
 			nf = split(fss, f, " ")
@@ -95,7 +95,7 @@ plot() { # FILE TITLE AWK-FILTER
 	EOF
 }
 if command -v gnuplot > /dev/null; then
-	plot "$dir/throughput" "throughput, ratio to stock ext2 (higher is better)" \
+	plot "$dir/throughput" "throughput, ratio to $base (higher is better)" \
 		'$3 ~ /^(MiB\/s|IOPS|ops\/s|files\/s)$/' 1
 	plot "$dir/write-amp" "device bytes written per user byte (lower is better)" '$3 == "x"' 0
 fi
