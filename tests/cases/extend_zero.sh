@@ -4,7 +4,8 @@
 # it is past EOF): after an extending truncate, a buffered write and a
 # direct write that start past EOF, and a truncate that grows the file
 # within its last block. Checked in the page cache, after drop_caches and
-# after a remount.
+# after a remount. A write past EOF that fails (its user buffer faults)
+# leaves the size as it was.
 # fs: ext2 minix
 # fs-size: 64M
 
@@ -31,6 +32,10 @@ polluted d
 xfs_io -d -c "pwrite -q -S 0x33 8192 4096" d
 polluted s
 truncate -s 200 s
+# the zeroing before a write past EOF must not grow the file by itself
+polluted f
+expect_eq "$("$TOOLS/shortwrite" f 6000 4096 0)" -14 "write past EOF from an unmapped buffer"
+expect_eq "$(stat -c %s f)" 100 "size after the failed write past EOF"
 
 check() {
 	zeroes t 100 8192 "$1, extending truncate"
@@ -39,6 +44,7 @@ check() {
 	zeroes s 100 200 "$1, truncate within the last block"
 	expect_eq "$(tail -c +6001 w | head -c 100 | tr -d '"' | wc -c)" 0 "$1: the data written past EOF"
 	expect_eq "$(stat -c %s d)" 12288 "$1: size after the direct write"
+	expect_eq "$(stat -c %s f)" 100 "$1: size after the failed write"
 }
 check "page cache"
 sync
