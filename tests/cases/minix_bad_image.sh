@@ -2,7 +2,8 @@
 # superblocks whose counts cannot be right are refused at mount, and an
 # indirect block pointing outside the data zones and a symlink whose size
 # cannot fit its block fail the one operation that meets them (a read with
-# EIO, following the symlink with EUCLEAN, "Structure needs cleaning").
+# EIO, following the symlink with EUCLEAN, "Structure needs cleaning"), and
+# an inode whose zones point outside them fails its lookup with EUCLEAN.
 # fs: minix
 # fs-size: 16M
 # setup: none
@@ -68,6 +69,20 @@ fs_umount
 le $(($(ino_off "$lino") + size)) 4 5000
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/link"
+fs_umount
+# A file whose first zone points at the inode table is refused when it is
+# looked up (before, reading it showed the inode table and writing it wrote
+# there); a device node keeps its number in that zone.
+fs_mkfs
+fs_mount
+echo data > "$MNT/g"
+mknod "$MNT/null" c 1 3
+gino=$(stat -c %i "$MNT/g")
+fs_umount
+le $(($(ino_off "$gino") + zones)) "$zsize" "$inodes"
+fs_mount
+expect_fail "Structure needs cleaning" cat "$MNT/g"
+expect_eq "$(stat -c %t,%T "$MNT/null")" "1,3" "the device number of the node"
 fs_umount
 # leave a clean filesystem for the runner's fsck
 fs_mkfs
