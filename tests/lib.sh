@@ -129,6 +129,23 @@ drop_caches() {
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
+# dev_le OFFSET BYTES [VALUE]: read a little-endian number of 1, 2 or 4 bytes
+# at a byte offset of DEV with O_DIRECT (what is on the disk now), or write
+# VALUE there (unmounted only: the last close writes the block device's
+# page cache back).
+dev_le() {
+	if [ $# -eq 3 ]; then
+		perl -e 'my ($dev, $off, $n, $v) = @ARGV;
+			open(my $h, "+<", $dev) or die "$dev: $!"; binmode $h; seek($h, $off, 0);
+			print $h pack({1 => "C", 2 => "v", 4 => "V"}->{$n}, $v)' "$DEV" "$@"
+	else
+		dd if="$DEV" iflag=direct bs=512 skip=$(($1 / 512)) count=1 2> /dev/null |
+			perl -e 'my ($off, $n) = @ARGV; read(STDIN, my $b, 512);
+				print unpack({1 => "C", 2 => "v", 4 => "V"}->{$n}, substr($b, $off, $n)), "\n"' \
+				$(($1 % 512)) "$2"
+	fi
+}
+
 # byte_at FILE OFFSET [-d]: the byte at OFFSET in hex, read with pread (with
 # O_DIRECT for -d; OFFSET must then be aligned).
 byte_at() {

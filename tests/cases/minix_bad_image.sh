@@ -8,14 +8,6 @@
 # fs-size: 16M
 # setup: none
 
-# le FIELD-OFFSET BYTES [VALUE]: read, or write, a little-endian number at a
-# byte offset of the device.
-le() {
-	perl -e 'my ($dev, $off, $n, $v) = @ARGV; my $f = $n == 2 ? "v" : "V";
-		open(my $h, "+<", $dev) or die "$dev: $!"; binmode $h; seek($h, $off, 0);
-		if (defined $v) { print $h pack($f, $v) } else { read($h, my $b, $n); print unpack($f, $b), "\n" }' \
-		"$DEV" "$@"
-}
 sb=1024
 if [ "$MINIX_VERSION" = 3 ]; then
 	ninodes="0 4" imap="6 2" zmap="8 2" first="10 2" logzone="12 2"
@@ -24,7 +16,7 @@ else
 fi
 refused() { # FIELD-OFFSET BYTES VALUE WHAT
 	fs_mkfs
-	le $((sb + $1)) "$2" "$3"
+	dev_le $((sb + $1)) "$2" "$3"
 	if mount -t minix "$DEV" "$MNT" 2> /dev/null; then
 		umount "$MNT"
 		fail "mounted an image with $4"
@@ -48,17 +40,17 @@ head -c 20000 /dev/urandom > "$MNT/f"
 ln -s target "$MNT/link"
 fino=$(stat -c %i "$MNT/f") lino=$(stat -c %i "$MNT/link")
 fs_umount
-inodes=$((2 + $(le $((sb + ${imap% *})) 2) + $(le $((sb + ${zmap% *})) 2)))
+inodes=$((2 + $(dev_le $((sb + ${imap% *})) 2) + $(dev_le $((sb + ${zmap% *})) 2)))
 if [ "$MINIX_VERSION" = 1 ]; then
 	isize=32 zones=14 zsize=2 size=4
 else
 	isize=64 zones=24 zsize=4 size=8
 fi
 ino_off() { echo $((inodes * 1024 + ($1 - 1) * isize)); }
-ind=$(le $(($(ino_off "$fino") + zones + 7 * zsize)) "$zsize")
+ind=$(dev_le $(($(ino_off "$fino") + zones + 7 * zsize)) "$zsize")
 [ "$ind" -gt 0 ] || fail "the file has no indirect block"
-le $((ind * 1024)) "$zsize" 65535
-le $(($(ino_off "$lino") + size)) 4 0
+dev_le $((ind * 1024)) "$zsize" 65535
+dev_le $(($(ino_off "$lino") + size)) 4 0
 fs_mount
 # the page cache reports any failed read as EIO
 expect_fail "Input/output error" cat "$MNT/f"
@@ -66,7 +58,7 @@ expect_fail "Input/output error" cat "$MNT/f"
 expect_eq "$(head -c 4096 "$MNT/f" | wc -c)" 4096 "the direct blocks of the file"
 expect_fail "Structure needs cleaning" cat "$MNT/link"
 fs_umount
-le $(($(ino_off "$lino") + size)) 4 5000
+dev_le $(($(ino_off "$lino") + size)) 4 5000
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/link"
 fs_umount
@@ -79,7 +71,7 @@ echo data > "$MNT/g"
 mknod "$MNT/null" c 1 3
 gino=$(stat -c %i "$MNT/g")
 fs_umount
-le $(($(ino_off "$gino") + zones)) "$zsize" "$inodes"
+dev_le $(($(ino_off "$gino") + zones)) "$zsize" "$inodes"
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/g"
 expect_eq "$(stat -c %t,%T "$MNT/null")" "1,3" "the device number of the node"

@@ -1,0 +1,88 @@
+# With -o dirsync a change to a minix directory is on the disk when the call
+# returns, even with writeback off: the entry, the directory's size that
+# covers it, and what it names (the inode of a new file, directory, symlink,
+# hard link or linked O_TMPFILE; a new directory's block, a symlink's).
+# Without dirsync they are not (so the check can fail).
+# fs: minix
+# fs-size: 16M
+# setup: none
+fs_mkfs
+sysctl -q vm.dirty_writeback_centisecs=0 vm.dirty_expire_centisecs=360000
+if [ "$MINIX_VERSION" = 3 ]; then imap=6 zmap=8; else imap=4 zmap=6; fi
+if [ "$MINIX_VERSION" = 1 ]; then
+	isize=32 zones=14 zsize=2 size=4
+else
+	isize=64 zones=24 zsize=4 size=8
+fi
+itable=$((2 + $(dev_le $((1024 + imap)) 2) + $(dev_le $((1024 + zmap)) 2)))
+ino_off() { echo $((itable * 1024 + ($1 - 1) * isize)); }
+disk_size() { dev_le $(($(ino_off "$1") + size)) 4; }
+disk_zone0() { dev_le $(($(ino_off "$1") + zones)) "$zsize"; }
+# a new root directory holds "." and ".."
+dirsize=$(($(disk_size 1) / 2))
+
+# disk_inode INO: "type links" of the inode on the disk
+disk_inode() {
+	local off mode links
+	off=$(ino_off "$1")
+	mode=$(dev_le "$off" 2)
+	if [ "$MINIX_VERSION" = 1 ]; then
+		links=$(dev_le $((off + 13)) 1)
+	else
+		links=$(dev_le $((off + 2)) 2)
+	fi
+	case $((mode >> 12)) in
+	8) echo "regular $links" ;;
+	4) echo "directory $links" ;;
+	10) echo "symlink $links" ;;
+	*) echo "mode $mode, $links links" ;;
+	esac
+}
+disk_block() { dd if="$DEV" iflag=direct bs=1024 skip="$1" count=1 2> /dev/null; }
+# on_disk NAME: is NAME a live entry of the root directory on the disk, within
+# the directory's size there?
+on_disk() {
+	disk_block "$(disk_zone0 1)" | head -c "$(disk_size 1)" |
+		perl -e 'my ($ds, $v3) = @ARGV; local $/; my $b = <STDIN>;
+			for (my $o = 0; $o + $ds <= length $b; $o += $ds) {
+				my $ino = $v3 ? unpack("V", substr($b, $o, 4)) : unpack("v", substr($b, $o, 2));
+				next unless $ino;
+				(my $n = substr($b, $o + ($v3 ? 4 : 2))) =~ s/\0.*//s;
+				print substr($n, 0, $ds - ($v3 ? 4 : 2)), "\n";
+			}' "$dirsize" "$([ "$MINIX_VERSION" = 3 ] && echo 1 || echo 0)" |
+		grep -qx -- "$1"
+}
+
+fs_mount
+on_disk . || fail "the root's '.' is not found on the disk: the check is broken"
+sync
+: > "$MNT/plain-file"
+on_disk plain-file && fail "without dirsync the entry is on disk already: the check proves nothing"
+fs_umount
+
+fs_mount dirsync
+: > "$MNT/sync-file"
+on_disk sync-file || fail "create not on disk with dirsync"
+ino=$(stat -c %i "$MNT/sync-file")
+expect_eq "$(disk_inode "$ino")" "regular 1" "the new file's inode on the disk"
+mkdir "$MNT/sync-dir"
+on_disk sync-dir || fail "mkdir not on disk with dirsync"
+dino=$(stat -c %i "$MNT/sync-dir")
+expect_eq "$(disk_inode "$dino")" "directory 2" "the new directory's inode on the disk"
+disk_block "$(disk_zone0 "$dino")" | grep -aq '\.\.' || fail "the new directory's block is not on the disk"
+ln -s sync-target "$MNT/sync-link"
+lino=$(stat -c %i "$MNT/sync-link")
+expect_eq "$(disk_inode "$lino")" "symlink 1" "the new symlink's inode on the disk"
+disk_block "$(disk_zone0 "$lino")" | grep -aq sync-target || fail "the symlink's target is not on the disk"
+ln "$MNT/sync-file" "$MNT/sync-hard"
+on_disk sync-hard || fail "link not on disk with dirsync"
+expect_eq "$(disk_inode "$ino")" "regular 2" "the linked file's inode on the disk"
+xfs_io -T -c "flink $MNT/sync-tmp" "$MNT" || fail "O_TMPFILE and linkat"
+on_disk sync-tmp || fail "a linked O_TMPFILE not on disk with dirsync"
+expect_eq "$(disk_inode "$(stat -c %i "$MNT/sync-tmp")")" "regular 1" "a linked O_TMPFILE's inode on the disk"
+mv "$MNT/sync-file" "$MNT/sync-moved"
+on_disk sync-moved || fail "rename not on disk with dirsync"
+on_disk sync-file && fail "the old name of a rename still on disk with dirsync"
+rm "$MNT/sync-hard"
+on_disk sync-hard && fail "unlink not on disk with dirsync"
+fs_umount
