@@ -65,16 +65,32 @@ fs_umount
 # A file whose first zone points at the inode table is refused when it is
 # looked up (before, reading it showed the inode table and writing it wrote
 # there); a device node keeps its number in that zone.
+# The same for a directory whose last zone (double indirect on v1, triple
+# on v2 and v3) lies past the end of the filesystem; a root directory
+# like that fails the mount.
 fs_mkfs
 fs_mount
 echo data > "$MNT/g"
+mkdir "$MNT/d"
 mknod "$MNT/null" c 1 3
-gino=$(stat -c %i "$MNT/g")
+gino=$(stat -c %i "$MNT/g") dino=$(stat -c %i "$MNT/d")
 fs_umount
+if [ "$MINIX_VERSION" = 1 ]; then
+	nzones=$(dev_le $((sb + 2)) 2) last=8
+else
+	nzones=$(dev_le $((sb + 20)) 4) last=9
+fi
 dev_le $(($(ino_off "$gino") + zones)) "$zsize" "$inodes"
+dev_le $(($(ino_off "$dino") + zones + last * zsize)) "$zsize" $((nzones + 5))
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/g"
+expect_fail "Structure needs cleaning" ls "$MNT/d"
 expect_eq "$(stat -c %t,%T "$MNT/null")" "1,3" "the device number of the node"
 fs_umount
+dev_le $(($(ino_off 1) + zones)) "$zsize" "$inodes"
+if mount -t minix "$DEV" "$MNT" 2> /dev/null; then
+	umount "$MNT"
+	fail "mounted an image whose root directory points at the inode table"
+fi
 # leave a clean filesystem for the runner's fsck
 fs_mkfs

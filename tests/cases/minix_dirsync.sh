@@ -1,7 +1,9 @@
 # With -o dirsync a change to a minix directory is on the disk when the call
 # returns, even with writeback off: the entry, the directory's size that
 # covers it, and what it names (the inode of a new file, directory, symlink,
-# hard link or linked O_TMPFILE; a new directory's block, a symlink's).
+# hard link or linked O_TMPFILE; a new directory's block, a symlink's; the
+# data of a file renamed over another; the link count of a directory's new
+# parent).
 # Without dirsync they are not (so the check can fail).
 # fs: minix
 # fs-size: 16M
@@ -39,19 +41,22 @@ disk_inode() {
 	esac
 }
 disk_block() { dd if="$DEV" iflag=direct bs=1024 skip="$1" count=1 2> /dev/null; }
-# on_disk NAME: is NAME a live entry of the root directory on the disk, within
-# the directory's size there?
-on_disk() {
-	disk_block "$(disk_zone0 1)" | head -c "$(disk_size 1)" |
+# names INO: the live entries of directory INO's first block on the disk,
+# within the directory's size there, as "NAME INO" lines
+names() {
+	disk_block "$(disk_zone0 "$1")" | head -c "$(disk_size "$1")" |
 		perl -e 'my ($ds, $v3) = @ARGV; local $/; my $b = <STDIN>;
 			for (my $o = 0; $o + $ds <= length $b; $o += $ds) {
 				my $ino = $v3 ? unpack("V", substr($b, $o, 4)) : unpack("v", substr($b, $o, 2));
 				next unless $ino;
-				(my $n = substr($b, $o + ($v3 ? 4 : 2))) =~ s/\0.*//s;
-				print substr($n, 0, $ds - ($v3 ? 4 : 2)), "\n";
-			}' "$dirsize" "$([ "$MINIX_VERSION" = 3 ] && echo 1 || echo 0)" |
-		grep -qx -- "$1"
+				(my $n = substr($b, $o + ($v3 ? 4 : 2), $ds - ($v3 ? 4 : 2))) =~ s/\0.*//s;
+				print "$n $ino\n";
+			}' "$dirsize" "$([ "$MINIX_VERSION" = 3 ] && echo 1 || echo 0)"
 }
+# on_disk NAME [DIR-INO]: is NAME a live entry of the directory (the root by
+# default) on the disk?
+entry_ino() { names "${2:-1}" | awk -v n="$1" '$1 == n { print $2 }'; }
+on_disk() { [ -n "$(entry_ino "$@")" ]; }
 
 fs_mount
 on_disk . || fail "the root's '.' is not found on the disk: the check is broken"
@@ -69,7 +74,8 @@ mkdir "$MNT/sync-dir"
 on_disk sync-dir || fail "mkdir not on disk with dirsync"
 dino=$(stat -c %i "$MNT/sync-dir")
 expect_eq "$(disk_inode "$dino")" "directory 2" "the new directory's inode on the disk"
-disk_block "$(disk_zone0 "$dino")" | grep -aq '\.\.' || fail "the new directory's block is not on the disk"
+expect_eq "$(entry_ino .. "$dino")" 1 "the new directory's '..' on the disk"
+expect_eq "$(disk_inode 1)" "directory 3" "the parent's inode on the disk after mkdir"
 ln -s sync-target "$MNT/sync-link"
 lino=$(stat -c %i "$MNT/sync-link")
 expect_eq "$(disk_inode "$lino")" "symlink 1" "the new symlink's inode on the disk"
@@ -85,4 +91,23 @@ on_disk sync-moved || fail "rename not on disk with dirsync"
 on_disk sync-file && fail "the old name of a rename still on disk with dirsync"
 rm "$MNT/sync-hard"
 on_disk sync-hard && fail "unlink not on disk with dirsync"
+# rename over an entry: the file's data, then its inode, then the entry
+: > "$MNT/over-b"
+head -c 5000 /dev/urandom > "$MNT/over-a"
+aino=$(stat -c %i "$MNT/over-a")
+mv "$MNT/over-a" "$MNT/over-b"
+expect_eq "$(entry_ino over-b)" "$aino" "the entry renamed over another on the disk"
+expect_eq "$(disk_size "$aino")" 5000 "the renamed file's size on the disk"
+expect_eq "$(disk_block "$(disk_zone0 "$aino")" | md5sum)" "$(head -c 1024 "$MNT/over-b" | md5sum)" \
+	"the renamed file's first block on the disk"
+# a directory moved to another parent: both parents' link counts and its '..'
+mkdir "$MNT/p1" "$MNT/p2" "$MNT/p1/sub"
+p1=$(stat -c %i "$MNT/p1") p2=$(stat -c %i "$MNT/p2") sub=$(stat -c %i "$MNT/p1/sub")
+mv "$MNT/p1/sub" "$MNT/p2/sub"
+on_disk sub "$p2" || fail "a directory moved to another parent: not in the new parent on the disk"
+on_disk sub "$p1" && fail "a directory moved to another parent: still in the old parent on the disk"
+expect_eq "$(entry_ino .. "$sub")" "$p2" "the moved directory's '..' on the disk"
+expect_eq "$(disk_inode "$p2")" "directory 3" "the new parent's inode on the disk"
+rmdir "$MNT/p1"
+on_disk p1 && fail "rmdir not on disk with dirsync"
 fs_umount
