@@ -9,6 +9,7 @@
 # A case file may start with header lines:
 #   # fs: ext2 minix           the filesystems it runs on (default ext2)
 #   # block-sizes: 4096        only these ext2 block sizes
+#   # minix-versions: 3        only these minix layouts
 #   # fs-size: 64M             size of the filesystem (default 512M)
 #   # mkfs: OPTIONS            extra mkfs.ext2 options (ext2 runs only)
 #   # mount: OPTIONS           mount options
@@ -174,6 +175,7 @@ fi
 for file in "${cases[@]}"; do
 	[ -f "$file" ] || { result FAIL - "$(basename "$file" .sh)" "no such case"; continue; }
 	only=$(header "$file" block-sizes)
+	only_minix=$(header "$file" minix-versions)
 	fss=$(header "$file" fs)
 	runs=()
 	for fs in ${fss:-ext2}; do
@@ -185,7 +187,10 @@ for file in "${cases[@]}"; do
 				runs+=("ext2 $bs")
 			done ;;
 		minix)
-			for v in $minix_versions; do runs+=("minix $v"); done ;;
+			for v in $minix_versions; do
+				[ -z "$only_minix" ] || grep -qw "$v" <<< "$only_minix" || continue
+				runs+=("minix $v")
+			done ;;
 		*) result FAIL - "$(basename "$file" .sh)" "unknown filesystem $fs" ;;
 		esac
 	done
