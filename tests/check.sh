@@ -2,7 +2,7 @@
 # Host side of "make check": the runner self-test in one VM boot, the suite in
 # another, then the count. The last line of output is "N passed, N failed".
 #   check.sh [CASE...]
-# Environment: BLOCK_SIZES, MINIX_VERSIONS, FILESYSTEMS, SCALE, SEED,
+# Environment: BLOCK_SIZES, MINIX_VERSIONS, ONCE, FILESYSTEMS, SCALE, SEED,
 # POWERCUT_POINTS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to the guest),
 # VM_ACCEL; SHARDS=N runs the suite in N VMs side by side (default 1);
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
@@ -65,13 +65,34 @@ selftest() {
 suite_vm() { # NAME [CASE...]
 	local name=$1 envs=() v
 	shift
-	for v in BLOCK_SIZES MINIX_VERSIONS FILESYSTEMS SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
+	for v in BLOCK_SIZES MINIX_VERSIONS ONCE FILESYSTEMS SCALE SEEDS SEED POWERCUT_POINTS IMGFUZZ_IMAGES STRESS_GLOBAL; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 	"$top/vm/run.sh" --name "$name" "${kernel[@]}" --modules "$modules" \
 		--timeout "${SUITE_TIMEOUT:-3600}" "${envs[@]}" \
 		"$top/tests/suite-job.sh" "$@" 2>&1 | grep --line-buffered -v '^\[ *[0-9.]*\] '
 	return "${PIPESTATUS[0]}"
+}
+
+# deal SHARDS CASE...: "K CASE" lines that give each case to VM K, longest
+# first (by the times in the last suite log; the mean for a case not in it)
+# to the VM with the least work so far, so that the VMs finish together.
+deal() {
+	cat "$out/suite.log" 2> /dev/null | perl -e '
+		my ($n, @cases) = @ARGV;
+		my (%t, @load, $sum, $known);
+		while (<STDIN>) {
+			$t{$1} += $2 if /^(?:ok|FAIL)\s+\S+\s+(\S+)\s+\(([\d.]+)\s*s\)/;
+		}
+		for (@cases) { next unless exists $t{$_}; $sum += $t{$_}; $known++ }
+		my $mean = $known && $sum > 0 ? $sum / $known : 1;
+		$t{$_} = ($t{$_} // $mean) + 0.1 for @cases;
+		@load = (0) x $n;
+		for my $c (sort { $t{$b} <=> $t{$a} || $a cmp $b } @cases) {
+			my ($k) = sort { $load[$a] <=> $load[$b] || $a <=> $b } 0 .. $n - 1;
+			$load[$k] += $t{$c};
+			print $k + 1, " $c\n";
+		}' "$@"
 }
 
 # SHARDS=N deals the cases out to N VMs that run side by side: under TCG one
@@ -90,11 +111,13 @@ suite() {
 		for c in "$@"; do
 			for f in "$top"/tests/cases/${c%.sh}.sh; do cases+=("$(basename "$f" .sh)"); done
 		done
-		local pids=() tailer
+		local pids=() tailer dealt
+		dealt=$(deal "$shards" "${cases[@]}")
 		rm -f "$out"/suite-*.log "$out"/suite-*.rc
 		for ((k = 1; k <= shards && k <= ${#cases[@]}; k++)); do
-			share=()
-			for ((c = k - 1; c < ${#cases[@]}; c += shards)); do share+=("${cases[$c]}"); done
+			mapfile -t share < <(awk -v k="$k" '$1 == k { print $2 }' <<< "$dealt")
+			# no names would run every case
+			[ ${#share[@]} -gt 0 ] || continue
 			names+=("suite-$k")
 			: > "$out/suite-$k.log"
 			{

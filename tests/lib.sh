@@ -137,7 +137,8 @@ dev_le() {
 	if [ $# -eq 3 ]; then
 		perl -e 'my ($dev, $off, $n, $v) = @ARGV;
 			open(my $h, "+<", $dev) or die "$dev: $!"; binmode $h; seek($h, $off, 0);
-			print $h pack({1 => "C", 2 => "v", 4 => "V"}->{$n}, $v)' "$DEV" "$@"
+			print $h pack({1 => "C", 2 => "v", 4 => "V"}->{$n}, $v) or die "$dev: $!";
+			close $h or die "$dev: $!"' "$DEV" "$@" || fail "dev_le $*: write failed"
 	else
 		dd if="$DEV" iflag=direct bs=512 skip=$(($1 / 512)) count=1 2> /dev/null |
 			perl -e 'my ($off, $n) = @ARGV; read(STDIN, my $b, 512);

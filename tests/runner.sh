@@ -5,6 +5,7 @@
 #   runner.sh [CASE...]        (default: every tests/cases/*.sh)
 # Environment: BLOCK_SIZES (default "1024 2048 4096"), MINIX_VERSIONS
 # (default "1 2 3"), FILESYSTEMS (default "ext2 minix"), SCALE (default 1),
+# ONCE=1 (each case at the first of those block sizes and layouts it takes),
 # RESULTS (file that gets one line per result).
 # A case file may start with header lines:
 #   # fs: ext2 minix           the filesystems it runs on (default ext2)
@@ -185,11 +186,13 @@ for file in "${cases[@]}"; do
 			for bs in $block_sizes; do
 				[ -z "$only" ] || grep -qw "$bs" <<< "$only" || continue
 				runs+=("ext2 $bs")
+				[ "${ONCE:-}" != 1 ] || break
 			done ;;
 		minix)
 			for v in $minix_versions; do
 				[ -z "$only_minix" ] || grep -qw "$v" <<< "$only_minix" || continue
 				runs+=("minix $v")
+				[ "${ONCE:-}" != 1 ] || break
 			done ;;
 		*) result FAIL - "$(basename "$file" .sh)" "unknown filesystem $fs" ;;
 		esac

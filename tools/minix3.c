@@ -4,8 +4,10 @@
  * util-linux mkfs.minix and fsck.minix know 1 KiB blocks only, while MINIX 3
  * itself makes 4 KiB ones.
  *
- *   minix3 mkfs -b BLOCKSIZE DEV [INODES]
- *        a new filesystem over all of DEV (a file or a block device)
+ *   minix3 mkfs -b BLOCKSIZE DEV [KIB [INODES]]
+ *        a new filesystem over the first KIB KiB of DEV (default: all of it,
+ *        a file or a block device), with INODES inodes (default: one for
+ *        every four blocks)
  *   minix3 check DEV
  *        read-only: exit 0 if it is consistent, else 1 with a line for each
  *        problem (bitmaps against use, zones used twice or outside the data
@@ -123,7 +125,7 @@ static void put16(unsigned char *p, uint16_t v)
 
 static uint64_t itable_blocks(void)
 {
-	uint32_t ipb = sb.blocksize / INODE_SIZE;
+	uint64_t ipb = sb.blocksize / INODE_SIZE;
 
 	return (sb.ninodes + ipb - 1) / ipb;
 }
@@ -161,6 +163,10 @@ static void read_super(void)
 	sb.max_size = get32(raw + 16);
 	sb.zones = get32(raw + 20);
 	sb.blocksize = get16(raw + 28);
+	if (get16(raw + 12)) {
+		fprintf(stderr, "minix3: zones of more than one block\n");
+		exit(2);
+	}
 	if (sb.blocksize < 1024 || sb.blocksize & (sb.blocksize - 1) ||
 	    !sb.ninodes || (uint64_t)sb.imap_blocks * sb.blocksize * 8 <= sb.ninodes ||
 	    sb.firstdatazone < 2 + sb.imap_blocks + sb.zmap_blocks + itable_blocks() ||
@@ -171,7 +177,8 @@ static void read_super(void)
 	}
 }
 
-static void mkfs(const char *dev, unsigned int bs, uint32_t ninodes)
+static void mkfs(const char *dev, unsigned int bs, uint64_t kib,
+		 uint64_t ninodes)
 {
 	uint64_t nblocks, need, bits, b, first, z;
 	unsigned char *buf;
@@ -180,12 +187,20 @@ static void mkfs(const char *dev, unsigned int bs, uint32_t ninodes)
 	if (fd < 0)
 		die(dev);
 	sb.blocksize = bs;
-	nblocks = lseek(fd, 0, SEEK_END) / bs;
+	nblocks = kib ? kib * 1024 / bs : (uint64_t)lseek(fd, 0, SEEK_END) / bs;
 	if (nblocks > UINT32_MAX)
 		nblocks = UINT32_MAX;
 	sb.zones = nblocks;
-	sb.ninodes = ninodes ? ninodes : nblocks / 4;
-	sb.imap_blocks = (sb.ninodes + 1 + bs * 8 - 1) / (bs * 8);
+	if (!ninodes)
+		ninodes = nblocks / 4;
+	/* the inode bitmap's size has 16 bits */
+	if (ninodes < 16 || (ninodes + 1 + bs * 8 - 1) / (bs * 8) > UINT16_MAX) {
+		fprintf(stderr, "minix3: cannot have %llu inodes\n",
+			(unsigned long long)ninodes);
+		exit(2);
+	}
+	sb.ninodes = ninodes;
+	sb.imap_blocks = (ninodes + 1 + bs * 8 - 1) / (bs * 8);
 	for (z = 1;; z = need) {
 		first = 2 + sb.imap_blocks + z + itable_blocks();
 		need = (nblocks - first + 1 + bs * 8 - 1) / (bs * 8);
@@ -196,7 +211,8 @@ static void mkfs(const char *dev, unsigned int bs, uint32_t ninodes)
 	sb.firstdatazone = first;
 	/* the superblock has 16 bits for the first data zone */
 	if (first + 16 > nblocks || first > UINT16_MAX) {
-		fprintf(stderr, "minix3: %s is too small\n", dev);
+		fprintf(stderr, "minix3: %llu blocks cannot hold %u inodes\n",
+			(unsigned long long)nblocks, sb.ninodes);
 		exit(2);
 	}
 	sb.max_size = 0x7fffffff;
@@ -259,10 +275,11 @@ static void walk(uint32_t ino, uint32_t z, int level)
 		problem("inode %u: zone %u outside the data zones", ino, z);
 		return;
 	}
-	if (zone_refs[z]++) {
+	if (zone_refs[z]) {
 		problem("inode %u: zone %u used twice", ino, z);
 		return;
 	}
+	zone_refs[z] = 1;
 	if (!level)
 		return;
 	blk = malloc(sb.blocksize);
@@ -274,7 +291,7 @@ static void walk(uint32_t ino, uint32_t z, int level)
 	free(blk);
 }
 
-/* The zone holding block @n of a file, 0 for a hole. */
+/* The zone holding block @n of a file, 0 for a hole or a bad zone. */
 static uint32_t bmap(const struct inode *in, uint64_t n)
 {
 	uint64_t ppb = sb.blocksize / 4, span = 1;
@@ -282,8 +299,10 @@ static uint32_t bmap(const struct inode *in, uint64_t n)
 	uint32_t z;
 	int level;
 
-	if (n < 7)
-		return in->zone[n];
+	if (n < 7) {
+		z = in->zone[n];
+		goto out;
+	}
 	n -= 7;
 	for (level = 1; level <= 3; level++) {
 		span *= ppb;
@@ -299,16 +318,16 @@ static uint32_t bmap(const struct inode *in, uint64_t n)
 		die("malloc");
 	while (z && level--) {
 		span /= ppb;
-		if (z < sb.firstdatazone || z >= sb.zones) {
-			z = 0;
+		if (z < sb.firstdatazone || z >= sb.zones)
 			break;
-		}
 		io(0, blk, z, 1);
 		z = get32(blk + 4 * (n / span));
 		n %= span;
 	}
 	free(blk);
-	return z;
+out:
+	/* walk() reported a zone outside the data zones */
+	return z >= sb.firstdatazone && z < sb.zones ? z : 0;
 }
 
 static int check(const char *dev)
@@ -336,7 +355,7 @@ static int check(const char *dev)
 	get_inode(ROOT_INO, &in);
 	if ((in.mode & 0170000) != 040000)
 		problem("the root inode is not a directory");
-	for (ino = 1; ino <= sb.ninodes; ino++) {
+	for (ino = 1; ino - 1 < sb.ninodes; ino++) {
 		get_inode(ino, &in);
 		if (!in.mode != !test_bit(imap, ino))
 			problem("inode %u: mode 0%o but %s in the bitmap", ino,
@@ -360,9 +379,10 @@ static int check(const char *dev)
 			const char *name;
 
 			if (off % sb.blocksize == 0) {
+				/* a hole holds no entries, but "." and ".." */
 				if (!z) {
-					problem("directory %u: a hole at %llu", ino,
-						(unsigned long long)off);
+					if (!off)
+						problem("directory %u: no first block", ino);
 					off += sb.blocksize - DIRENT_SIZE;
 					continue;
 				}
@@ -390,9 +410,9 @@ static int check(const char *dev)
 			links[target]++;
 		}
 	}
-	for (ino = 1; ino <= sb.ninodes; ino++) {
+	for (ino = 1; ino - 1 < sb.ninodes; ino++) {
 		get_inode(ino, &in);
-		if (in.mode && in.nlinks != links[ino])
+		if (in.mode && (in.nlinks != links[ino] || !links[ino]))
 			problem("inode %u: %u links, %u entries", ino, in.nlinks,
 				links[ino]);
 	}
@@ -405,6 +425,19 @@ static int check(const char *dev)
 				zone_refs[z] ? "used" : "unused",
 				test_bit(zmap, b) ? "set" : "clear");
 	}
+	/* the bits past the end are set, or statfs counts them free */
+	for (b = (uint64_t)sb.ninodes + 1; b < (uint64_t)sb.imap_blocks * sb.blocksize * 8; b++)
+		if (!test_bit(imap, b)) {
+			problem("inode bitmap: bit %llu past the end is clear",
+				(unsigned long long)b);
+			break;
+		}
+	for (b = bits + 1; b < (uint64_t)sb.zmap_blocks * sb.blocksize * 8; b++)
+		if (!test_bit(zmap, b)) {
+			problem("zone bitmap: bit %llu past the end is clear",
+				(unsigned long long)b);
+			break;
+		}
 	if (problems)
 		printf("minix3 check: %lu problem%s\n", problems,
 		       problems > 1 ? "s" : "");
@@ -413,7 +446,7 @@ static int check(const char *dev)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: minix3 mkfs -b BLOCKSIZE DEV [INODES] | minix3 check DEV\n");
+	fprintf(stderr, "usage: minix3 mkfs -b BLOCKSIZE DEV [KIB [INODES]] | minix3 check DEV\n");
 	exit(2);
 }
 
@@ -423,12 +456,13 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "check"))
 		return check(argv[2]);
-	if ((argc != 5 && argc != 6) || strcmp(argv[1], "mkfs") ||
+	if (argc < 5 || argc > 7 || strcmp(argv[1], "mkfs") ||
 	    strcmp(argv[2], "-b"))
 		usage();
 	bs = strtoul(argv[3], NULL, 0);
 	if (bs < 1024 || bs > 32768 || bs & (bs - 1))
 		usage();
-	mkfs(argv[4], bs, argc == 6 ? strtoul(argv[5], NULL, 0) : 0);
+	mkfs(argv[4], bs, argc >= 6 ? strtoull(argv[5], NULL, 0) : 0,
+	     argc == 7 ? strtoull(argv[6], NULL, 0) : 0);
 	return 0;
 }

@@ -10,13 +10,18 @@
 # minix-versions: 3
 # fs-size: 64M
 # setup: none
-mk3() { "$TOOLS/minix3" mkfs -b "$1" "$DEV" || fail "minix3 mkfs -b $1 failed"; }
+mk3() { # BLOCKSIZE: a filesystem of FS_SIZE
+	"$TOOLS/minix3" mkfs -b "$1" "$DEV" $(($(numfmt --from=iec "$FS_SIZE") / 1024)) ||
+		fail "minix3 mkfs -b $1 failed"
+}
 check3() { # WHEN
 	"$TOOLS/minix3" check "$DEV" || fail "minix3 check found errors $1 (${FS_BS}-byte blocks)"
 }
-expect_check_fails() { # WHAT
-	"$TOOLS/minix3" check "$DEV" > /dev/null && fail "minix3 check passed an image with $1"
-	return 0
+expect_check_fails() { # WHAT PROBLEM-TEXT: the check must find the problem
+	local out rc
+	out=$("$TOOLS/minix3" check "$DEV") && rc=0 || rc=$?
+	[ $rc = 1 ] || fail "minix3 check of an image with $1: exit $rc, want 1"
+	grep -q -- "$2" <<< "$out" || fail "minix3 check of an image with $1 said '$out', want '$2'"
 }
 # write_u32 OFFSET VALUE, with the filesystem unmounted
 write_u32() { dev_le "$1" 4 "$2"; }
@@ -36,6 +41,9 @@ for FS_BS in 2048 4096; do
 	check3 "on a new filesystem"
 	fs_mount
 	expect_eq "$(stat -f -c %S "$MNT")" "$FS_BS" "the block size of the mount"
+	# statfs counts the data zones
+	expect_eq $(($(stat -f -c %b "$MNT") + $(dev_le $((1024 + 10)) 2))) \
+		$(($(numfmt --from=iec "$FS_SIZE") / FS_BS)) "the blocks of the mount and the zones before the data"
 	free0=$(stat -f -c %f "$MNT")
 	# 7 direct zones, then one indirect zone of bs/4 pointers, then double
 	for size in 1 $((7 * FS_BS)) $((7 * FS_BS + 1)) $(((7 + FS_BS / 4) * FS_BS + 5000)); do
@@ -81,10 +89,10 @@ fs_umount
 a_zone=$(($(itable) * 4096 + 64 + 24))	# inode 2's first zone
 zone=$(dev_le "$a_zone" 4)
 write_u32 "$a_zone" 0
-expect_check_fails "a zone marked in the bitmap that no inode uses"
+expect_check_fails "a zone marked in the bitmap that no inode uses" "zone $zone: unused but set"
 write_u32 "$a_zone" "$zone"
 dev_le $(($(itable) * 4096 + 64 + 2)) 2 2
-expect_check_fails "a link count of 2 and one entry"
+expect_check_fails "a link count of 2 and one entry" "inode 2: 2 links, 1 entries"
 dev_le $(($(itable) * 4096 + 64 + 2)) 2 1
 "$TOOLS/minix3" check "$DEV" || fail "minix3 check fails on the image put back"
 # leave a filesystem fsck.minix can check for the runner
