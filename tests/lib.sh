@@ -147,6 +147,24 @@ dev_le() {
 	fi
 }
 
+# minix_layout: where the inodes of the minix filesystem on DEV are (read
+# with O_DIRECT): MINIX_ITABLE, the first block of the inode table in KiB;
+# MINIX_ISIZE, an inode's size; MINIX_SIZE and MINIX_ZONES, the offsets of
+# i_size and i_zone in it; MINIX_ZSIZE, a zone pointer's size.
+minix_layout() {
+	local imap=4 zmap=6
+	[ "$MINIX_VERSION" != 3 ] || imap=6 zmap=8
+	if [ "$MINIX_VERSION" = 1 ]; then
+		MINIX_ISIZE=32 MINIX_SIZE=4 MINIX_ZONES=14 MINIX_ZSIZE=2
+	else
+		MINIX_ISIZE=64 MINIX_SIZE=8 MINIX_ZONES=24 MINIX_ZSIZE=4
+	fi
+	MINIX_ITABLE=$((2 + $(dev_le $((1024 + imap)) 2) + $(dev_le $((1024 + zmap)) 2)))
+}
+
+# minix_ino_off INO: the byte offset of inode INO on DEV (after minix_layout).
+minix_ino_off() { echo $((MINIX_ITABLE * 1024 + ($1 - 1) * MINIX_ISIZE)); }
+
 # byte_at FILE OFFSET [-d]: the byte at OFFSET in hex, read with pread (with
 # O_DIRECT for -d; OFFSET must then be aligned).
 byte_at() {

@@ -40,17 +40,11 @@ head -c 20000 /dev/urandom > "$MNT/f"
 ln -s target "$MNT/link"
 fino=$(stat -c %i "$MNT/f") lino=$(stat -c %i "$MNT/link")
 fs_umount
-inodes=$((2 + $(dev_le $((sb + ${imap% *})) 2) + $(dev_le $((sb + ${zmap% *})) 2)))
-if [ "$MINIX_VERSION" = 1 ]; then
-	isize=32 zones=14 zsize=2 size=4
-else
-	isize=64 zones=24 zsize=4 size=8
-fi
-ino_off() { echo $((inodes * 1024 + ($1 - 1) * isize)); }
-ind=$(dev_le $(($(ino_off "$fino") + zones + 7 * zsize)) "$zsize")
+minix_layout
+ind=$(dev_le $(($(minix_ino_off "$fino") + MINIX_ZONES + 7 * MINIX_ZSIZE)) "$MINIX_ZSIZE")
 [ "$ind" -gt 0 ] || fail "the file has no indirect block"
-dev_le $((ind * 1024)) "$zsize" 65535
-dev_le $(($(ino_off "$lino") + size)) 4 0
+dev_le $((ind * 1024)) "$MINIX_ZSIZE" 65535
+dev_le $(($(minix_ino_off "$lino") + MINIX_SIZE)) 4 0
 fs_mount
 # the page cache reports any failed read as EIO
 expect_fail "Input/output error" cat "$MNT/f"
@@ -58,7 +52,7 @@ expect_fail "Input/output error" cat "$MNT/f"
 expect_eq "$(head -c 4096 "$MNT/f" | wc -c)" 4096 "the direct blocks of the file"
 expect_fail "Structure needs cleaning" cat "$MNT/link"
 fs_umount
-dev_le $(($(ino_off "$lino") + size)) 4 5000
+dev_le $(($(minix_ino_off "$lino") + MINIX_SIZE)) 4 5000
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/link"
 fs_umount
@@ -80,14 +74,14 @@ if [ "$MINIX_VERSION" = 1 ]; then
 else
 	nzones=$(dev_le $((sb + 20)) 4) last=9
 fi
-dev_le $(($(ino_off "$gino") + zones)) "$zsize" "$inodes"
-dev_le $(($(ino_off "$dino") + zones + last * zsize)) "$zsize" $((nzones + 5))
+dev_le $(($(minix_ino_off "$gino") + MINIX_ZONES)) "$MINIX_ZSIZE" "$MINIX_ITABLE"
+dev_le $(($(minix_ino_off "$dino") + MINIX_ZONES + last * MINIX_ZSIZE)) "$MINIX_ZSIZE" $((nzones + 5))
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/g"
 expect_fail "Structure needs cleaning" ls "$MNT/d"
 expect_eq "$(stat -c %t,%T "$MNT/null")" "1,3" "the device number of the node"
 fs_umount
-dev_le $(($(ino_off 1) + zones)) "$zsize" "$inodes"
+dev_le $(($(minix_ino_off 1) + MINIX_ZONES)) "$MINIX_ZSIZE" "$MINIX_ITABLE"
 if mount -t minix "$DEV" "$MNT" 2> /dev/null; then
 	umount "$MNT"
 	fail "mounted an image whose root directory points at the inode table"

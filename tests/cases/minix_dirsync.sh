@@ -10,23 +10,16 @@
 # setup: none
 fs_mkfs
 sysctl -q vm.dirty_writeback_centisecs=0 vm.dirty_expire_centisecs=360000
-if [ "$MINIX_VERSION" = 3 ]; then imap=6 zmap=8; else imap=4 zmap=6; fi
-if [ "$MINIX_VERSION" = 1 ]; then
-	isize=32 zones=14 zsize=2 size=4
-else
-	isize=64 zones=24 zsize=4 size=8
-fi
-itable=$((2 + $(dev_le $((1024 + imap)) 2) + $(dev_le $((1024 + zmap)) 2)))
-ino_off() { echo $((itable * 1024 + ($1 - 1) * isize)); }
-disk_size() { dev_le $(($(ino_off "$1") + size)) 4; }
-disk_zone0() { dev_le $(($(ino_off "$1") + zones)) "$zsize"; }
+minix_layout
+disk_size() { dev_le $(($(minix_ino_off "$1") + MINIX_SIZE)) 4; }
+disk_zone0() { dev_le $(($(minix_ino_off "$1") + MINIX_ZONES)) "$MINIX_ZSIZE"; }
 # a new root directory holds "." and ".."
 dirsize=$(($(disk_size 1) / 2))
 
 # disk_inode INO: "type links" of the inode on the disk
 disk_inode() {
 	local off mode links
-	off=$(ino_off "$1")
+	off=$(minix_ino_off "$1")
 	mode=$(dev_le "$off" 2)
 	if [ "$MINIX_VERSION" = 1 ]; then
 		links=$(dev_le $((off + 13)) 1)
