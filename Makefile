@@ -71,6 +71,7 @@ check-full: modules tools selftest-module
 check-debug: kernel-debug tools
 	@KERNEL=$(CURDIR)/$(OUT)/kernel-debug BLOCK_SIZES="$${BLOCK_SIZES:-1024 4096}" \
 		MINIX_VERSIONS="$${MINIX_VERSIONS:-3 1 2}" ONCE=$${ONCE-1} SHARDS=$${SHARDS:-2} \
+		TIMEOUT_SCALE=$${TIMEOUT_SCALE:-3} \
 		SUITE_TIMEOUT=$${SUITE_TIMEOUT:-10800} tests/check.sh $(T)
 
 # The reliability cases on ours and on stock ext2, side by side (report only).

@@ -15,7 +15,7 @@
 #   # mkfs: OPTIONS            extra mkfs.ext2 options (ext2 runs only)
 #   # mount: OPTIONS           mount options
 #   # setup: none              the case makes and mounts its filesystem itself
-#   # timeout: SEC             (default 900; times SCALE)
+#   # timeout: SEC             (default 900; times SCALE and TIMEOUT_SCALE)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -68,8 +68,9 @@ run_case() {
 	setup=$(header "$file" setup)
 	tmo=$(header "$file" timeout)
 	tmo=${tmo:-900}
-	# SCALE multiplies the work a case does (check-full), so its time too
-	tmo=$((tmo * SCALE))
+	# SCALE multiplies the work a case does (check-full), so its time too;
+	# TIMEOUT_SCALE the time alone (a debug kernel is several times slower)
+	tmo=$((tmo * SCALE * ${TIMEOUT_SCALE:-1}))
 
 	# Defaults a case may have changed.
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs

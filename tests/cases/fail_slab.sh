@@ -29,7 +29,7 @@ for ((i = 1; i <= n; i++)); do
 	if ((i % 50 == 0)); then
 		echo 2 > /proc/sys/vm/drop_caches
 		for f in "${made[@]: -40}"; do
-			if ! out=$( { read -r v < "$f"; echo "$v"; } 2>&1); then
+			if ! out=$( { read -r v < "$f" && echo "$v"; } 2>&1); then
 				grep -q "Cannot allocate memory" <<< "$out" || fail "read $f: $out"
 				nomem=$((nomem + 1))
 			elif [ "$out" != "${f##*/f}" ]; then

@@ -58,16 +58,19 @@ expect_fail "Structure needs cleaning" cat "$MNT/link"
 fs_umount
 # A file whose first zone points at the inode table is refused when it is
 # looked up (before, reading it showed the inode table and writing it wrote
-# there); a device node keeps its number in that zone.
+# there); a device node keeps its number in that zone. So is an inode of no
+# known type whose first zone points there (before, the lookup gave EIO and
+# unlinking it would have freed its zones).
 # The same for a directory whose last zone (double indirect on v1, triple
 # on v2 and v3) lies past the end of the filesystem; a root directory
 # like that fails the mount.
 fs_mkfs
 fs_mount
 echo data > "$MNT/g"
+echo data > "$MNT/h"
 mkdir "$MNT/d"
 mknod "$MNT/null" c 1 3
-gino=$(stat -c %i "$MNT/g") dino=$(stat -c %i "$MNT/d")
+gino=$(stat -c %i "$MNT/g") dino=$(stat -c %i "$MNT/d") hino=$(stat -c %i "$MNT/h")
 fs_umount
 if [ "$MINIX_VERSION" = 1 ]; then
 	nzones=$(dev_le $((sb + 2)) 2) last=8
@@ -75,10 +78,13 @@ else
 	nzones=$(dev_le $((sb + 20)) 4) last=9
 fi
 dev_le $(($(minix_ino_off "$gino") + MINIX_ZONES)) "$MINIX_ZSIZE" "$MINIX_ITABLE"
+dev_le $(($(minix_ino_off "$hino") + MINIX_ZONES)) "$MINIX_ZSIZE" "$MINIX_ITABLE"
+dev_le "$(minix_ino_off "$hino")" 2 $((8#030644))
 dev_le $(($(minix_ino_off "$dino") + MINIX_ZONES + last * MINIX_ZSIZE)) "$MINIX_ZSIZE" $((nzones + 5))
 fs_mount
 expect_fail "Structure needs cleaning" cat "$MNT/g"
 expect_fail "Structure needs cleaning" ls "$MNT/d"
+expect_fail "Structure needs cleaning" rm "$MNT/h"
 expect_eq "$(stat -c %t,%T "$MNT/null")" "1,3" "the device number of the node"
 fs_umount
 dev_le $(($(minix_ino_off 1) + MINIX_ZONES)) "$MINIX_ZSIZE" "$MINIX_ITABLE"
