@@ -5,7 +5,7 @@ OUT      := build/out
 KVER      = $(shell setup/kernel-version.sh)
 KDIR      = /lib/modules/$(KVER)/build
 
-.PHONY: all deps tree tree-reapply series check-series modules tools selftest-module \
+.PHONY: all deps tree tree-reapply series check-series check-docs modules tools selftest-module \
 	kernel-debug run shell check check-full check-debug reliability bench bench-quick bench-minix clean distclean
 
 all: modules tools
@@ -27,6 +27,9 @@ series:
 # The series applies to a fresh pristine tree, and checkpatch --strict is clean.
 check-series: deps
 	@tree/check-series.sh
+
+check-docs: tree
+	@tree/check-docs.sh
 
 modules: tree
 	@build/modules.sh

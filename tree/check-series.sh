@@ -2,7 +2,7 @@
 # Check patches/ as a submission: it applies in order to the pristine tree,
 # every patch passes checkpatch --strict, the modules of the whole series build
 # with no compiler or sparse warning, and (with --build-each) so do those after
-# every patch.
+# every patch; the documentation builds with no new warning (check-docs.sh).
 #   check-series.sh [--build-each]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,5 +60,6 @@ while read -r p; do
 	fi
 done < "$top/patches/series"
 [ "${1:-}" = --build-each ] || build_clean "with the whole series" || bad=1
+"$top/tree/check-docs.sh" "$work" || bad=1
 echo "check-series: $n patches apply to pristine; $([ "$bad" = 0 ] && echo all clean || echo problems above)"
 exit "$bad"
