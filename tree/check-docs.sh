@@ -69,4 +69,4 @@ if [ -n "$added" ]; then
 	echo "check-docs: the series adds the documentation warnings above"
 	exit 1
 fi
-echo "check-docs: Documentation/filesystems and kernel-doc of ${#files[@]} files: no new warning (pages in $out/html)"
+echo "check-docs: Documentation/filesystems and kernel-doc of ${#files[@]} files: no new warning (pages in $out/html/Documentation/output/filesystems)"
