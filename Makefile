@@ -6,7 +6,7 @@ KVER      = $(shell setup/kernel-version.sh)
 KDIR      = /lib/modules/$(KVER)/build
 
 .PHONY: all deps tree tree-reapply series check-series check-docs modules tools selftest-module \
-	kernel-debug run shell check check-full check-debug reliability bench bench-quick bench-minix clean distclean
+	kernel-debug run shell check check-full check-debug deb check-deb reliability bench bench-quick bench-minix clean distclean
 
 all: modules tools
 
@@ -76,6 +76,14 @@ check-debug: kernel-debug tools
 		MINIX_VERSIONS="$${MINIX_VERSIONS:-3 1 2}" ONCE=$${ONCE-1} SHARDS=$${SHARDS:-2} \
 		TIMEOUT_SCALE=$${TIMEOUT_SCALE:-3} \
 		SUITE_TIMEOUT=$${SUITE_TIMEOUT:-10800} tests/check.sh $(T)
+
+# A Debian package of the modules as DKMS source (build/out/deb), and its
+# test: installed, built, loaded and mounted in a guest on Debian's kernel.
+deb: tree
+	@build/deb.sh
+
+check-deb: tree
+	@tests/check-deb.sh
 
 # The reliability cases on ours and on stock ext2, side by side (report only).
 reliability: modules tools
