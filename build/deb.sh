@@ -73,6 +73,12 @@ CLEAN="make clean"
 ${dkms_mods}AUTOINSTALL="yes"
 EOF
 
+# The kernel's own minix.ko, like ours, has no MODULE_VERSION: DKMS would
+# not replace it ("exactly matches"). This is Debian's DKMS's way to say
+# that our modules replace the kernel's whatever their versions.
+mkdir -p "$root/usr/share/dkms/modules_to_force_install"
+echo "${name}_version-override" > "$root/usr/share/dkms/modules_to_force_install/$name"
+
 # ext4 registers "ext2" too on Debian: ours goes by another name.
 cat > "$root/etc/modprobe.d/$pkg.conf" <<EOF
 # Debian's ext4 registers the "ext2" filesystem type as well, so this ext2

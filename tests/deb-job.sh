@@ -52,17 +52,20 @@ if in_root modprobe ext2 && grep -qw ext2fsbuf /proc/filesystems; then
 else
 	bad "modprobe ext2 (fstype=ext2fsbuf from /etc/modprobe.d)"
 fi
-# the modules loaded are the ones DKMS built
-for m in fs_buf ext2; do
-	want=$(in_root modinfo -n "$m")
-	got=$(tail -c 20 "/sys/module/$m/notes/.note.gnu.build-id" 2> /dev/null | od -An -tx1 | tr -d ' \n')
+# dkms_loaded MODULE: the module loaded is the one DKMS built
+dkms_loaded() {
+	local want got have
+	want=$(in_root modinfo -n "$1")
+	got=$(tail -c 20 "/sys/module/$1/notes/.note.gnu.build-id" 2> /dev/null | od -An -tx1 | tr -d ' \n')
 	have=$(readelf -n "$root$want" 2> /dev/null | awk '/Build ID/ { print $3 }')
 	case "$want" in
-	*/updates/dkms/*) [ -n "$got" ] && [ "$got" = "$have" ] && ok "$m loaded from $want" ||
-		bad "$m: loaded build id '$got', $want has '$have'" ;;
-	*) bad "modinfo -n $m: $want, not DKMS's" ;;
+	*/updates/dkms/*) [ -n "$got" ] && [ "$got" = "$have" ] && ok "$1 loaded from $want" ||
+		bad "$1: loaded build id '$got', $want has '$have'" ;;
+	*) bad "modinfo -n $1: $want, not DKMS's" ;;
 	esac
-done
+}
+dkms_loaded fs_buf
+dkms_loaded ext2
 
 # mount_check TYPE MODULE MKFS CHECK...: make a filesystem on /dev/vda, mount
 # it with TYPE (served by MODULE: its use count goes up), write and read
@@ -91,11 +94,8 @@ mount_check() {
 }
 mount_check ext2fsbuf ext2 "mkfs.ext2 -q -F" e2fsck -fn
 # Debian's own minix.ko is there too; DKMS's in updates/ comes first.
-case "$(in_root modinfo -n minix)" in
-*/updates/dkms/*) ok "modinfo minix: DKMS's" ;;
-*) bad "modinfo -n minix: $(in_root modinfo -n minix)" ;;
-esac
 in_root modprobe minix || bad "modprobe minix"
+dkms_loaded minix
 mount_check minix minix "mkfs.minix -3" fsck.minix -f
 
 for m in minix ext2 ext4 fs_buf; do rmmod "$m" 2> /dev/null; done
