@@ -372,13 +372,20 @@ static void corrupt_one(void)
 		o = gd_off(g) + f->off;
 		change(o, f->width, bad_value(get(o, f->width), f->width), "group %u %s", g, f->name);
 		break;
-	case 4:
+	case 4: {
+		/* the block or the inode bitmap, in the bits the kernel reads */
+		int inode_map = rnd(2);
+		uint32_t bits = inode_map ? ipg : bpg;
+
 		g = rnd(ngroups);
-		blk = get(gd_off(g) + 4 * rnd(2), 4);	/* block or inode bitmap */
-		i = rnd(rnd(2) ? 64 : bsize * 8);	/* often the first, used, bits */
+		blk = get(gd_off(g) + 4 * inode_map, 4);
+		if (bits > bsize * 8)
+			bits = bsize * 8;
+		i = rnd(rnd(2) && bits > 64 ? 64 : bits);	/* often the first, used, bits */
 		o = (size_t)blk * bsize + i / 8;
 		change(o, 1, get(o, 1) ^ (1U << (i % 8)), "bitmap block %u bit %u", blk, i);
 		break;
+	}
 	case 5: case 6: case 7: case 8: case 9:
 		ino = ninos ? inos[rnd(ninos)] : 2;
 		f = &inode_fields[rnd(NF(inode_fields))];
@@ -413,17 +420,34 @@ static void corrupt_one(void)
 			corrupt_xattr(blk);
 		break;
 	case 18:
-		/* bytes of a metadata block: a dir, indirect or xattr block, or the table */
-		blk = nblks && rnd(2) ? blks[rnd(nblks)].blk : get(gd_off(rnd(ngroups)) + 8, 4);
+		/* bytes of a metadata block: a dir, indirect or xattr block, or
+		 * the inode table block of an inode in use */
+		blk = nblks && rnd(2) ? blks[rnd(nblks)].blk :
+		      inode_off(ninos ? inos[rnd(ninos)] : 2) / bsize;
 		for (i = 1 + rnd(8); i; i--) {
 			o = (size_t)blk * bsize + rnd(bsize);
 			change(o, 1, (uint32_t)rnd(256), "block %u byte %zu", blk, o % bsize);
 		}
 		break;
 	default:
-		/* bits anywhere in the first groups' metadata and data */
+		/* bits of what the kernel reads: the superblock, a group
+		 * descriptor, an inode in use, a dir, indirect or xattr block */
 		for (i = 1 + rnd(4); i; i--) {
-			o = rnd(img_size < (8U << 20) ? img_size : (8U << 20));
+			switch (rnd(4)) {
+			case 0:
+				o = 1024 + rnd(1024);
+				break;
+			case 1:
+				o = gd_off(rnd(ngroups)) + rnd(32);
+				break;
+			case 2:
+				o = inode_off(ninos ? inos[rnd(ninos)] : 2) + rnd(128);
+				break;
+			default:
+				o = nblks ? (size_t)blks[rnd(nblks)].blk * bsize + rnd(bsize) :
+				    1024 + rnd(1024);
+				break;
+			}
 			change(o, 1, get(o, 1) ^ (1U << rnd(8)), "byte %zu bit flip", o);
 		}
 		break;
@@ -671,8 +695,13 @@ static int kmsg_bad(int kfd, regex_t *re)
 
 	for (;;) {
 		n = read(kfd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
+		/* records were overwritten before we read them: one may have
+		 * been a warning */
+		if (n < 0 && errno == EPIPE) {
+			printf("    kernel: log records lost (ring buffer overrun)\n");
+			bad++;
 			continue;
+		}
 		if (n <= 0)
 			break;
 		rec[n] = 0;
@@ -711,6 +740,7 @@ static int run(int argc, char **argv)
 	const char *savedir = NULL;
 	uint64_t first = 1, count = 100, s;
 	int opt, limit = 60, as_is = 0, kfd, failed = 0, mounted = 0, stuck = 0, i;
+	int unchanged = 0;
 	uint64_t failed_seeds[NFAILED];
 	unsigned int mount_errs[NERR] = { 0 };
 	uint8_t *orig;
@@ -770,6 +800,11 @@ static int run(int argc, char **argv)
 		else
 			snprintf(what, sizeof(what), "as saved");
 		printf("seed %" PRIu64 ": %s\n", s, what);
+		/* e.g. a value changed to itself: counted, to keep an eye on */
+		if (!as_is && !memcmp(img, orig, img_size)) {
+			printf("    the image is unchanged\n");
+			unchanged++;
+		}
 		write_dev(dev);
 		clear_warn_once();
 		refs = module_refs(module);
@@ -825,6 +860,7 @@ static int run(int argc, char **argv)
 	}
 	printf("imgfuzz: %" PRIu64 " images, %d mounted, %d failed%s\n", s - first + !!stuck,
 	       mounted, failed, stuck ? ", stopped: a workload is stuck in the kernel" : "");
+	printf("imgfuzz: %d images unchanged by their corruption\n", unchanged);
 	printf("imgfuzz: failed seeds:");
 	for (i = 0; i < failed && i < NFAILED; i++)
 		printf(" %" PRIu64, failed_seeds[i]);

@@ -176,8 +176,11 @@ static void dio(const char *path)
 	close(fd);
 }
 
-/* Bytes of @path past LEN, read from the disk, that are not @c or zero. */
-static off_t stale_bytes(const char *path, char c, off_t *size)
+/*
+ * Bytes of @path past LEN, read from the disk, that are not @c, nor zero
+ * unless @c is.
+ */
+static off_t stale_bytes(const char *path, char c, char zero, off_t *size)
 {
 	static char buf[4 * LEN] __attribute__((aligned(4096)));
 	struct stat st;
@@ -188,10 +191,13 @@ static off_t stale_bytes(const char *path, char c, off_t *size)
 	if (fstat(fd, &st))
 		err(3, "fstat");
 	memset(buf, 0, sizeof(buf));
-	if (st.st_size > (off_t)sizeof(buf) || pread(fd, buf, sizeof(buf), 0) < 0)
+	if (st.st_size > (off_t)sizeof(buf))
+		errx(3, "%s: %lld bytes, more than expected", path, (long long)st.st_size);
+	/* a short read would count as zeroes */
+	if (pread(fd, buf, sizeof(buf), 0) != st.st_size)
 		err(3, "read back");
 	for (i = LEN; i < st.st_size; i++)
-		stale += buf[i] != c && buf[i] != 0;
+		stale += buf[i] != c && buf[i] != zero;
 	close(fd);
 	*size = st.st_size;
 	return stale;
@@ -218,7 +224,7 @@ static void append(const char *path)
 	want("fsync again once the disk works: the append is still lost",
 	     fsync(fd), EIO);
 	/* what the disk has now, not the page cache */
-	stale = stale_bytes(path, 'b', &size);
+	stale = stale_bytes(path, 'b', 0, &size);
 	printf("stale %lld of %lld bytes past the old size are old disk contents\n",
 	       (long long)stale, (long long)(size - LEN));
 	if (stale) {
@@ -227,7 +233,8 @@ static void append(const char *path)
 	}
 	fill(fd, 'c', LEN, LEN, 0);
 	want("fsync after writing the lost range again", fsync(fd), 0);
-	if (stale_bytes(path, 'c', &size) || size != 2 * LEN) {
+	/* and every byte of it is on the disk */
+	if (stale_bytes(path, 'c', 'c', &size) || size != 2 * LEN) {
 		printf("FAIL the range written again does not read back\n");
 		failed = 1;
 	}

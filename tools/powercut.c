@@ -19,13 +19,16 @@
  *
  * check: BASE is the device's image before the run, LOG the log device. The
  * crash points are every flush, every FUA write, every mark and -r random
- * entries (-p keeps at most POINTS of them, evenly spread). For each point
- * the log is applied up to it on a copy of BASE held in memory, which is
- * written to DEV; then "e2fsck -fy" must repair it, "e2fsck -fn" must find it
- * clean, and it must mount read-only on MNT. Replaying the same seed gives the
- * model: everything operation N acknowledged must be there (names, sizes,
- * contents, xattrs); only operation N+1, which may have been in flight, may
- * be half done, and even then its bytes are its own, the old ones, or zeros.
+ * entries (-p keeps at most POINTS of them: the random ones, then marks,
+ * then flush and FUA points, evenly spread from an offset the seed picks).
+ * For each point the log is applied up to it on a copy of BASE held in
+ * memory, which is written to DEV; then "e2fsck -fy" must repair it,
+ * "e2fsck -fn" must find it clean, and it must mount read-only on MNT.
+ * Replaying the same seed gives the model: everything operation N
+ * acknowledged must be there (names, sizes, contents, xattrs); only
+ * operation N+1, which may have been in flight, may be half done, and even
+ * then its bytes are its own, the old ones, or zeros; a file a DIRSYNC
+ * rename in flight moves keeps one of its two names.
  * Other bytes there (old disk contents) are counted as "stale" and reported,
  * not failed: ext2 has no journal to order data before the inode that owns it.
  *
@@ -744,6 +747,7 @@ static bool check_file(int fd, const char *path, const struct model *cur,
 static bool check_tree(const struct model *cur, const struct model *nxt,
 		       const struct op *op)
 {
+	bool seen[NFILES] = { false };
 	char path[32];
 
 	for (int i = 0; i < NNAMES; i++) {
@@ -765,9 +769,9 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 		}
 		/* the name holds one of the files it may hold */
 		if (a >= 0)
-			ok = check_file(fd, path, cur, nxt, a, op);
+			ok = seen[a] = check_file(fd, path, cur, nxt, a, op);
 		if (!ok && b >= 0 && b != a)
-			ok = check_file(fd, path, cur, nxt, b, op);
+			ok = seen[b] = check_file(fd, path, cur, nxt, b, op);
 		/* a name created in flight may point at an inode not yet
 		 * written: whatever was there before, counted as stale */
 		if (!ok && a < 0 && op && op->kind == K_CREATE && op->name == i) {
@@ -778,6 +782,13 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 		if (!ok)
 			return false;
 	}
+	/*
+	 * A DIRSYNC rename writes the new entry before it removes the old
+	 * one: the file it moves has one of its names at any point.
+	 */
+	if (wl->dirsync && op && op->kind == K_RENAME && !seen[op->file])
+		return failf("file %d, renamed in flight from n%d to n%d, has neither name",
+			     op->file, op->name, op->name2);
 	for (int d = 0; d < NDIRS; d++) {
 		struct dirent *de;
 		DIR *dir;
@@ -874,6 +885,22 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Copy up to @room of the @n points in @src to @dst, evenly spread. */
+static uint64_t spread(uint64_t *dst, const uint64_t *src, uint64_t n,
+		       uint64_t room)
+{
+	uint64_t off;
+
+	if (room >= n) {
+		memcpy(dst, src, n * sizeof(*src));
+		return n;
+	}
+	off = rnd(n);
+	for (uint64_t j = 0; j < room; j++)
+		dst[j] = src[(j * n + off) / room];
+	return room;
+}
+
 static int check(const char *base, const char *logdev, long maxpoints,
 		 long nrandom, uint64_t pseed)
 {
@@ -905,33 +932,51 @@ static int check(const char *base, const char *logdev, long maxpoints,
 		die(2, "%s: the log ends at ack%d of %d operations", logdev,
 		    last_ack, nops);
 
-	/* the crash points: before each flush, after each FUA write and
-	 * mark, random ones, and the end */
+	/*
+	 * The crash points: after each mark (all it acknowledged must be
+	 * there; a write its sync did not flush is logged only with the next
+	 * flush, so only this point misses it), before each flush and after
+	 * each FUA write, random ones (mostly inside a flush's group of
+	 * writes: half-written states), and the end.
+	 */
+	uint64_t *marks, *flushpts, nmarks = 0, nflushpts = 0;
+
 	points = calloc(nentries * 2 + nrandom + 1, sizeof(*points));
-	if (!points)
+	marks = calloc(nentries + 1, sizeof(*marks));
+	flushpts = calloc(nentries * 2 + 1, sizeof(*flushpts));
+	if (!points || !marks || !flushpts)
 		die(3, "calloc");
 	for (uint64_t i = 0; i < nentries; i++) {
 		if (entries[i].flags & LOG_FLUSH)
-			points[npoints++] = i, flushes++;
-		if (entries[i].flags & (LOG_FUA | LOG_MARK))
-			points[npoints++] = i + 1;
+			flushpts[nflushpts++] = i, flushes++;
+		if (entries[i].flags & LOG_FUA)
+			flushpts[nflushpts++] = i + 1;
+		if (entries[i].flags & LOG_MARK)
+			marks[nmarks++] = i + 1;
 	}
 	rng = pseed;
 	for (long i = 0; i < nrandom; i++)
 		points[npoints++] = rnd(nentries + 1);
 	points[npoints++] = nentries;
+	/*
+	 * -p keeps at most @maxpoints: the random ones and the end, then
+	 * marks, then flush and FUA points, each kind evenly spread from an
+	 * offset the seed picks, so runs with other seeds check other ones.
+	 */
+	uint64_t room = maxpoints > 0 ? (uint64_t)maxpoints : UINT64_MAX;
+
+	room = room > npoints ? room - npoints : 0;
+	npoints += spread(points + npoints, marks, nmarks, room);
+	room = room > nmarks ? room - nmarks : 0;
+	npoints += spread(points + npoints, flushpts, nflushpts, room);
+	free(marks);
+	free(flushpts);
 	qsort(points, npoints, sizeof(*points), cmp_u64);
 	uint64_t n = 0;
 
 	for (uint64_t i = 0; i < npoints; i++)
 		if (!n || points[i] != points[n - 1])
 			points[n++] = points[i];
-	/* at most @maxpoints, evenly spread, the last one kept */
-	if (maxpoints > 0 && n > (uint64_t)maxpoints) {
-		for (long i = 0; i < maxpoints; i++)
-			points[i] = points[(uint64_t)(i + 1) * n / maxpoints - 1];
-		n = maxpoints;
-	}
 	printf("powercut: %s seed %" PRIu64 ": %" PRIu64 " log entries, %" PRIu64
 	       " flushes, checking %" PRIu64 " crash points\n",
 	       wl->name, seed, nentries, flushes, n);

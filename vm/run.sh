@@ -80,7 +80,7 @@ accel=(-accel tcg,thread=multi)
 # A soft lockup prints every CPU's stack, so the log shows what the others held.
 qemu=(qemu-system-x86_64 "${accel[@]}" -M q35 -cpu max -smp 2 -m "$mem"
 	-kernel "$kernel" -initrd "$initrd"
-	-append "console=ttyS0 loglevel=5 panic=-1 softlockup_all_cpu_backtrace=1 guestinit=$top/vm/guest-init.sh${guestmods:+ guestmods=$guestmods}"
+	-append "console=ttyS0 loglevel=5 log_buf_len=16M panic=-1 softlockup_all_cpu_backtrace=1 guestinit=$top/vm/guest-init.sh${guestmods:+ guestmods=$guestmods}"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
 	-fsdev "local,id=out,path=$run,security_model=none,multidevs=remap"

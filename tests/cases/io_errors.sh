@@ -49,6 +49,16 @@ DEV=/dev/mapper/ioerr fs_mount
 for t in errseq dio append; do
 	cat "$MNT/$t" > /dev/null || fail "$t does not read back"
 done
+# what the tool left acknowledged: errseq's last overwrite, dio's first data
+# (the overwrite failed), append's data and its range written again
+span() { # FILE FROM LEN: the bytes
+	tail -c +$(($2 + 1)) "$MNT/$1" | head -c "$3"
+}
+expect_eq "$(stat -c %s "$MNT/errseq") $(span errseq 0 65536 | tr -d c | wc -c)" "65536 0" \
+	"errseq after a remount: size and bytes other than its last overwrite"
+expect_eq "$(span dio 0 65536 | tr -d a | wc -c)" 0 "dio after a remount: bytes other than its data"
+expect_eq "$(stat -c %s "$MNT/append") $(span append 0 65536 | tr -d a | wc -c) $(span append 65536 65536 | tr -d c | wc -c)" \
+	"131072 0 0" "append after a remount: size, bytes other than its data and its rewrite"
 cut=$(stat -c %s "$MNT/append.cut")
 [ "$cut" = 65536 ] || fail "the file whose append was lost is $cut bytes after a remount, want 65536"
 [ "$(tr -d a < "$MNT/append.cut" | wc -c)" = 0 ] || fail "the file whose append was lost holds more than its data"

@@ -11,16 +11,24 @@ sync
 rm fill
 sync
 
+# other FILE START END CHAR: how many bytes of START..END-1 are not CHAR
+# (a tr set); the range must read whole.
+other() {
+	local n
+	n=$(set -o pipefail; tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)) | wc -c)
+	[ "$n" = $(($3 - $2)) ] || fail "$1: $2..$3 reads $n bytes"
+	tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)) | tr -d "$4" | wc -c
+}
 # zeroes FILE START END: bytes START..END-1 of FILE are all zero
 zeroes() {
 	local n
-	n=$(tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)) | tr -d '\0' | wc -c)
+	n=$(other "$1" "$2" "$3" '\0')
 	[ "$n" = 0 ] || fail "$1: $n non-zero bytes in $2..$3 ($4)"
 }
 # written FILE START END: bytes START..END-1 are the tool's 0x5a
 written() {
 	local n
-	n=$(tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)) | tr -d 'Z' | wc -c)
+	n=$(other "$1" "$2" "$3" Z)
 	[ "$n" = 0 ] || fail "$1: $n bytes in $2..$3 not written ($4)"
 }
 
@@ -32,6 +40,7 @@ expect_eq "$("$TOOLS/shortwrite" -d c 0 65536 4096)" 4096 "short O_DIRECT write 
 expect_eq "$("$TOOLS/shortwrite" d 0 65536 4096)" 4096 "short write into a cached hole"
 
 check() {
+	for f in a b c d; do expect_eq "$(stat -c %s $f)" 1048576 "size of $f ($1)"; done
 	written a 0 4096 "$1"; zeroes a 4096 1048576 "$1"
 	zeroes b 0 100 "$1"; written b 100 1100 "$1"; zeroes b 1100 1048576 "$1"
 	written c 0 4096 "$1"; zeroes c 4096 1048576 "$1"
