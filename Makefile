@@ -57,14 +57,16 @@ run: modules tools
 shell: modules tools
 	@vm/run.sh --name shell --interactive vm/shell.sh
 
-# The suite. T="case ..." runs only those cases; BLOCK_SIZES="4096" limits sizes.
+# The suite, in two VMs side by side (one per CPU under TCG). T="case ..."
+# runs only those cases; BLOCK_SIZES="4096" limits sizes; SHARDS=1 one VM.
 check: modules tools selftest-module
-	@tests/check.sh $(T)
+	@SHARDS=$${SHARDS:-2} tests/check.sh $(T)
 
 # Soak: ten times the operations, three seeds, 10,500 power-cut points and
 # 10,500 corrupt images; stress with the whole guest short of memory.
 check-full: modules tools selftest-module
-	@SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 STRESS_GLOBAL=1 SUITE_TIMEOUT=43200 tests/check.sh $(T)
+	@SHARDS=$${SHARDS:-2} SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 STRESS_GLOBAL=1 \
+		SUITE_TIMEOUT=43200 tests/check.sh $(T)
 
 # The suite on the debug kernel; a checker's report fails the case. Every
 # case once (ONCE=1): ext2 at 1 KiB blocks where it takes them (several

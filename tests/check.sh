@@ -76,10 +76,11 @@ suite_vm() { # NAME [CASE...]
 }
 
 # deal SHARDS CASE...: "K CASE" lines that give each case to VM K, longest
-# first (by the times in the last suite log; the mean for a case not in it)
-# to the VM with the least work so far, so that the VMs finish together.
+# first (by the times in the last suite log, or tests/suite-times.txt in a
+# fresh tree; the mean for a case in neither) to the VM with the least work
+# so far, so that the VMs finish together.
 deal() {
-	cat "$out/suite.log" 2> /dev/null | perl -e '
+	{ cat "$out/suite.log" 2> /dev/null || cat "$top/tests/suite-times.txt"; } | perl -e '
 		my ($n, @cases) = @ARGV;
 		my (%t, @load, $sum, $known);
 		while (<STDIN>) {
