@@ -9,7 +9,7 @@ modprobe mbcache
 
 load() {
 	local m
-	for m in ext2 fs_buf fsbuf; do
+	for m in ext2 minix fs_buf; do
 		[ ! -d "/sys/module/$m" ] || rmmod "$m"
 	done
 	for m in $(cat "$1/load-order"); do insmod "$1/$m"; done

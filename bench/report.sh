@@ -58,8 +58,10 @@ better() { case "$1" in MiB/s | IOPS | ops/s | files/s) echo "higher" ;; KiB) ec
 	done
 } > "$dir/report.md"
 
-# Plots: ratio to the baseline of every throughput metric, and write amplification.
-plot() { # FILE TITLE AWK-FILTER
+# Plots: ratio to the baseline of every throughput metric (on a log scale:
+# tmpfs and the big-directory lookups are 10-100x, the rest near 1), and
+# write amplification.
+plot() { # FILE TITLE AWK-FILTER RATIO LOG
 	awk -v fss="$fss" -v base="$base" "$3"' {
 			if ($2 == base) s[$1] = $4
 			v[$1, $2] = $4; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
@@ -89,14 +91,19 @@ plot() { # FILE TITLE AWK-FILTER
 		set xtics rotate by -35
 		set key outside right
 		set grid ytics
-		set yrange [0:*]
+		$(if [ "$5" = log ]; then
+			echo "set logscale y 2; set yrange [0.125:*]"
+			echo "set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2"
+		else
+			echo "set yrange [0:*]"
+		fi)
 		plot '$1.dat' using 2:xtic(1) title columnheader(2), \\
 			for [i=3:$((nf + 1))] '' using i title columnheader(i)
 	EOF
 }
 if command -v gnuplot > /dev/null; then
-	plot "$dir/throughput" "throughput, ratio to $base (higher is better)" \
-		'$3 ~ /^(MiB\/s|IOPS|ops\/s|files\/s)$/' 1
-	plot "$dir/write-amp" "device bytes written per user byte (lower is better)" '$3 == "x"' 0
+	plot "$dir/throughput" "throughput, ratio to $base (higher is better; log scale)" \
+		'$3 ~ /^(MiB\/s|IOPS|ops\/s|files\/s)$/' 1 log
+	plot "$dir/write-amp" "device bytes written per user byte (lower is better)" '$3 == "x"' 0 linear
 fi
 cat "$dir/report.md"
