@@ -5,8 +5,8 @@
 # only whether ours passed every case.
 #   tests/reliability.sh [--report] [CASE...]     (default: powercut imgfuzz io_errors stress)
 #     --report   only rebuild the report from the last runs
-# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, IMGFUZZ_IMAGES (passed
-# to the guest).
+# Environment: BLOCK_SIZES, SCALE, SEED, POWERCUT_POINTS, POWERCUT_WORKLOADS,
+# IMGFUZZ_IMAGES (passed to the guest).
 # Output: build/out/reliability/report.md, and each run's directory under
 # build/out/vm/reliability-{ours,stock}.
 set -uo pipefail
@@ -23,7 +23,7 @@ if [ -z "$report_only" ]; then
 	rm -rf "$out"
 	mkdir -p "$out"
 	envs=()
-	for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS IMGFUZZ_IMAGES; do
+	for v in BLOCK_SIZES SCALE SEED POWERCUT_POINTS POWERCUT_WORKLOADS IMGFUZZ_IMAGES; do
 		[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 	done
 

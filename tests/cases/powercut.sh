@@ -5,7 +5,8 @@
 # image with e2fsck -fy, needs a clean e2fsck -fn, mounts it and checks that
 # whatever fsync, fdatasync, O_DSYNC, O_SYNC, O_DIRECT or DIRSYNC acknowledged
 # is there. POWERCUT_POINTS (crash points per workload, default 12) and SCALE
-# (operations: 60 times SCALE) set the effort.
+# (operations: 60 times SCALE) set the effort; POWERCUT_WORKLOADS picks some.
+# Each check's output is kept in the run directory.
 # setup: none
 # fs-size: 16M
 # block-sizes: 1024 4096
@@ -16,7 +17,7 @@ ops=$((60 * SCALE)) points=${POWERCUT_POINTS:-12}
 trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove pc 2> /dev/null || true' EXIT
 
 failed=""
-for w in smallfiles applog dsync dirsync xattr truncate mixed; do
+for w in ${POWERCUT_WORKLOADS:-smallfiles applog dsync dirsync xattr truncate mixed}; do
 	seed=$((${SEED:-1} * 1000 + FS_BS))
 	fs_mkfs
 	dd if="$DEV" of=/tmp/base bs=1M count=$((size / 2048)) status=none
@@ -31,7 +32,7 @@ for w in smallfiles applog dsync dirsync xattr truncate mixed; do
 	rc=0
 	out=$("$TOOLS/powercut" check -w $w -S $seed -n $ops -b /tmp/base -l "$AUX_DEV" \
 		-t "$DEV" -d "$MNT" -p $points -r $((points / 4)) -o "$RUN_DIR") || rc=$?
-	echo "$out"
+	echo "$out" | tee "$RUN_DIR/powercut-$FS_BS-$w.log"
 	# the figures, for tests/reliability.sh
 	grep "^powercut: .* points, " <<< "$out" | sed "s/^powercut:/$FS_TYPE bs=$FS_BS/" >> "$RUN_DIR/powercut.txt"
 	[ "$rc" = 0 ] || failed+=" $w (powercut check -w $w -S $seed -n $ops)"
