@@ -849,7 +849,7 @@ static void save_fsck_log(void)
 
 static long fsck_twice;
 
-/* did e2fsck clone blocks that two inodes claimed (pass 1D)? */
+/* did e2fsck -fy clone blocks that two inodes claimed (pass 1D)? */
 static bool fsck_cloned(const char *log)
 {
 	char line[256];
@@ -858,8 +858,9 @@ static bool fsck_cloned(const char *log)
 
 	if (!f)
 		return false;
+	/* -fn answers "no": only a repair says "yes" */
 	while (!found && fgets(line, sizeof(line), f))
-		found = !strncmp(line, "Pass 1D:", 8);
+		found = strstr(line, "Clone multiply-claimed blocks? yes");
 	fclose(f);
 	return found;
 }
