@@ -4,7 +4,8 @@
 #   check.sh [CASE...]
 # Environment: BLOCK_SIZES, MINIX_VERSIONS, ONCE, FILESYSTEMS, SCALE, SEED,
 # TIMEOUT_SCALE (multiplies case timeouts),
-# POWERCUT_POINTS, POWERCUT_WORKLOADS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to the guest),
+# POWERCUT_POINTS, POWERCUT_WORKLOADS, IMGFUZZ_IMAGES, STRESS_GLOBAL (passed to
+# the guest),
 # VM_ACCEL; SHARDS=N runs the suite in N VMs side by side (default 1);
 # KERNEL=DIR boots a debug kernel from build/kernel.sh with its own modules
 # instead of Debian's kernel with build/out/modules (make check-debug).

@@ -860,7 +860,7 @@ static bool fsck_cloned(const char *log)
 		return false;
 	/* -fn answers "no": only a repair says "yes" */
 	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, "Clone multiply-claimed blocks? yes");
+		found = strstr(line, "Clone multiply-claimed blocks? yes") != NULL;
 	fclose(f);
 	return found;
 }
