@@ -62,7 +62,7 @@ shell: modules tools
 check: modules tools selftest-module
 	@SHARDS=$${SHARDS:-2} tests/check.sh $(T)
 
-# Soak: ten times the operations, three seeds, 10,500 power-cut points and
+# Soak: ten times the operations, three seeds, 12,000 power-cut points and
 # 10,500 corrupt images; stress with the whole guest short of memory.
 check-full: modules tools selftest-module
 	@SHARDS=$${SHARDS:-2} SCALE=10 SEEDS=3 POWERCUT_POINTS=750 IMGFUZZ_IMAGES=350 STRESS_GLOBAL=1 \

@@ -81,17 +81,23 @@ static const struct workload {
 	int weight[NKINDS];
 	unsigned int syncs;	/* bit per enum sync */
 	bool dirsync;		/* directories carry FS_DIRSYNC_FL */
+	bool large;		/* files with indirect blocks */
 } workloads[] = {
 	/*                create app wri tru unl ren lnk xat */
-	{ "smallfiles", { 6,   1,  1,  0,  3,  0,  0,  0 }, 1 << S_FSYNC, false },
-	{ "applog",     { 1,  10,  0,  0,  0,  0,  0,  0 }, 1 << S_FDATASYNC, false },
+	{ "smallfiles", { 6,   1,  1,  0,  3,  0,  0,  0 }, 1 << S_FSYNC, false, false },
+	{ "applog",     { 1,  10,  0,  0,  0,  0,  0,  0 }, 1 << S_FDATASYNC, false, false },
 	{ "dsync",      { 1,   6,  3,  0,  0,  0,  0,  0 },
-	  1 << S_DSYNC | 1 << S_SYNC | 1 << S_DIO, false },
-	{ "dirsync",    { 4,   0,  0,  0,  3,  4,  2,  0 }, 1 << S_FSYNC, true },
-	{ "xattr",      { 1,   0,  1,  0,  0,  0,  0,  5 }, 1 << S_FSYNC, false },
+	  1 << S_DSYNC | 1 << S_SYNC | 1 << S_DIO, false, false },
+	{ "dirsync",    { 4,   0,  0,  0,  3,  4,  2,  0 }, 1 << S_FSYNC, true, false },
+	{ "xattr",      { 1,   0,  1,  0,  0,  0,  0,  5 }, 1 << S_FSYNC, false, false },
 	{ "truncate",   { 1,   2,  1,  5,  0,  0,  0,  0 },
-	  1 << S_FSYNC | 1 << S_FDATASYNC, false },
-	{ "mixed",      { 3,   3,  2,  2,  2,  2,  1,  1 }, (1 << NSYNCS) - 1, false },
+	  1 << S_FSYNC | 1 << S_FDATASYNC, false, false },
+	/*
+	 * unlinked files' blocks (indirect ones among them) taken at once by
+	 * new files that fsync, while the old inodes are still on disk
+	 */
+	{ "reuse",      { 5,   1,  0,  0,  4,  0,  0,  0 }, 1 << S_FSYNC, false, true },
+	{ "mixed",      { 3,   3,  2,  2,  2,  2,  1,  1 }, (1 << NSYNCS) - 1, false, false },
 };
 
 struct op {
@@ -194,6 +200,8 @@ static int free_file(const struct model *m)
 
 static uint32_t pick_len(void)
 {
+	if (wl->large)
+		return 16 * 1024 + rnd(MAXLEN / 2);
 	/* mostly small, sometimes past the direct blocks, rarely large */
 	switch (rnd(8)) {
 	case 0: return rnd(64 * 1024);

@@ -17,7 +17,7 @@ ops=$((60 * SCALE)) points=${POWERCUT_POINTS:-12}
 trap 'cd /; umount "$MNT" 2> /dev/null || true; dmsetup remove pc 2> /dev/null || true' EXIT
 
 failed=""
-for w in ${POWERCUT_WORKLOADS:-smallfiles applog dsync dirsync xattr truncate mixed}; do
+for w in ${POWERCUT_WORKLOADS:-smallfiles applog dsync dirsync xattr truncate reuse mixed}; do
 	seed=$((${SEED:-1} * 1000 + FS_BS))
 	fs_mkfs
 	dd if="$DEV" of=/tmp/base bs=1M count=$((size / 2048)) status=none
