@@ -1,10 +1,10 @@
 # Guest job of bench/ab.sh: for each round, each of two module sets loaded in
-# turn (order swapped every round) and the rows run on a fresh 4 KiB ext2.
-# Prints "ab: ROUND NAME ROW VALUE UNIT".
+# turn (order swapped every round) and the rows of AB_ROWS (data or meta) run
+# on a fresh 4 KiB ext2. Prints "ab: ROUND NAME ROW VALUE UNIT".
 set -euo pipefail
 read -ra names <<< "$AB_NAMES"
 read -ra dirs <<< "$AB_MODULES"
-dev=/dev/vda mnt=/mnt/scratch
+dev=/dev/vda mnt=/mnt/scratch tools=$PROJECT/build/out/tools
 modprobe mbcache
 
 load() {
@@ -35,11 +35,19 @@ timed() {
 	report "$row-cpu" $((c1 - c0)) ms/GiB
 }
 
-one() {
-	load "$1"
+# mount_ours: mount a fresh 4 KiB ext2, served by the module just loaded
+# (Debian's ext4 registers ext2 too)
+mount_ours() {
+	local refs
 	mkfs.ext2 -q -F -b 4096 "$dev" 2G
+	refs=$(cat /sys/module/ext2/refcnt)
 	mount -t ext2 "$dev" "$mnt"
+	[ "$(cat /sys/module/ext2/refcnt)" = $((refs + 1)) ] || { echo "ab: ext2 module does not serve the mount" >&2; exit 1; }
 	cd "$mnt"
+}
+
+data() {
+	mount_ours
 	drop
 	timed seq-write-fsync xfs_io -f -c "pwrite -q -b 1m 0 1024m" -c fsync seq
 	drop
@@ -59,11 +67,44 @@ one() {
 	umount "$mnt"
 }
 
+# bench/job.sh's metadata rows at a fifth of full scale; tools/meta prints
+# "bench: ROW VALUE ops/s"
+meta() {
+	local t0 t1 tree=2000
+	mount_ours
+	drop
+	"$tools/meta" files "$mnt" 20000 | sed "s/^bench:/ab: $round $name/"
+	mkdir big
+	"$tools/meta" lookup "$mnt/big" 10000 | sed "s/^bench:/ab: $round $name/"
+	rm -rf big
+	drop
+	t0=$(now)
+	tar -xf /tmp/tree.tar
+	sync
+	t1=$(now)
+	report untar $((tree * 1000000 / (t1 - t0))) files/s
+	drop
+	t0=$(now)
+	rm -rf tree
+	sync
+	t1=$(now)
+	report rm-rf $((tree * 1000000 / (t1 - t0))) files/s
+	cd /
+	umount "$mnt"
+}
+
+if [ "$AB_ROWS" = meta ]; then
+	mkdir -p /tmp/tree
+	"$tools/meta" tree /tmp/tree 2000
+	tar -cf /tmp/tree.tar -C /tmp tree
+	rm -rf /tmp/tree
+fi
 for ((round = 0; round < AB_ROUNDS; round++)); do
 	order="0 1"
 	[ $((round % 2)) = 0 ] || order="1 0"
 	for i in $order; do
 		name=${names[$i]}
-		one "${dirs[$i]}"
+		load "${dirs[$i]}"
+		"$AB_ROWS"
 	done
 done

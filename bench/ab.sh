@@ -1,20 +1,22 @@
 #!/bin/bash
 # Two builds of our ext2 in one VM boot, modules swapped between runs and the
-# order swapped every round (A B, B A, A B ...), on the data-path rows where
+# order swapped every round (A B, B A, A B ...), on the rows where
 # the per-boot bench (bench.sh) is too noisy under TCG to tell two versions
 # apart: host load shifts a whole boot, not a pair of neighbouring runs.
 # Report only: per-round values, medians and the median of the per-round
 # B/A ratios.
-#   bench/ab.sh [--rounds N] A B
+#   bench/ab.sh [--rounds N] [--rows data|meta] A B
 #     A, B      "ours" (the working tree) or "NAME@REV" (commit REV of build/linux)
 #     --rounds  rounds (default 6); round 0 is a warm-up, left out of the medians
+#     --rows    data rows (default) or the metadata rows at a fifth of full scale
 # Output: build/out/bench-ab/report.md.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-rounds=6
+rounds=6 rows=data
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
+	--rows) rows=$2; shift 2 ;;
 	-*) sed -n '2,/^set /p' "$0" | sed '$d' >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -39,12 +41,12 @@ na=${1%@*} nb=${2%@*}
 [ "$na" != "$nb" ] || { na=A nb=B; }
 
 "$top/vm/run.sh" --name bench-ab --modules none --timeout $((rounds * 600)) \
-	--env "AB_NAMES=$na $nb" --env "AB_MODULES=$a $b" --env "AB_ROUNDS=$rounds" \
+	--env "AB_NAMES=$na $nb" --env "AB_MODULES=$a $b" --env "AB_ROUNDS=$rounds" --env "AB_ROWS=$rows" \
 	"$top/bench/ab-job.sh" | tee "$out/console.log" | grep --line-buffered '^ab: '
 {
 	echo "# $na vs $nb, one boot, alternating ($rounds rounds, round 0 left out)"
 	echo
-	echo "    bench/ab.sh --rounds $rounds $1 $2"
+	echo "    bench/ab.sh --rounds $rounds --rows $rows $1 $2"
 	echo
 	echo "| row | unit | $na median | $nb median | $nb/$na (median of rounds) | rounds $nb ahead | $na per round | $nb per round |"
 	echo "|---|---|---|---|---|---|---|---|"
