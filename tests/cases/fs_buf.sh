@@ -1,7 +1,8 @@
 # fs_buf on its own: the self-test module (fs/fs_buf/fs_buf_test.c) passes
 # every check at this block size, including write and read errors on a
-# dm-error device, and fs_buf's tracepoints see the reads, writes, forgets,
-# reclaim and the failed write.
+# dm-error device and the queue of freed blocks (fs_buf_busy), and fs_buf's
+# tracepoints see the reads, writes, forgets, reclaim, a commit of freed
+# blocks and the failed write.
 # setup: none
 # timeout: 300
 ko=$RUN_DIR/modules/fs_buf_test.ko
@@ -35,9 +36,10 @@ cat /tmp/fs_buf_test.out
 rmmod fs_buf_test
 expect_eq "$(grep -c ': FAIL ' /tmp/fs_buf_test.out)" 0 "failed checks"
 # Every check ran: a check that silently stopped running shows up here.
-expect_eq "$(grep -c ': ok ' /tmp/fs_buf_test.out)" 23 "checks passed"
+expect_eq "$(grep -c ': ok ' /tmp/fs_buf_test.out)" 29 "checks passed"
 
 for ev in fs_buf_get fs_buf_read fs_buf_write fs_buf_forget fs_buf_reclaim \
-	  "fs_buf_io_done: .* write error -5" "fs_buf_io_done: .* read error 0"; do
+	  fs_buf_busy_commit "fs_buf_io_done: .* write error -5" \
+	  "fs_buf_io_done: .* read error 0"; do
 	grep -q "$ev" "$TRACE/trace" || fail "no '$ev' in the trace"
 done
