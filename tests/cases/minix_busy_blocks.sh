@@ -1,7 +1,8 @@
 # busy_blocks on minix: a zone a truncate freed is not given to another file
 # while the disk still names it in the old one. File A (with indirect zones)
 # is on disk and the filesystem is full; A is cut to nothing, its inode not
-# written, and B, as large, is written and fsynced into the zones A gave up.
+# written, and B, as large, is written and fsynced into the zones A gave up
+# (its inode in another table block).
 # The disk as it is then (a power cut) must pass fsck.minix, and B must read
 # back from it. The freed zones count as free in statfs at once.
 # fs: minix
@@ -10,6 +11,9 @@
 sysctl -q vm.dirty_writeback_centisecs=0 vm.dirty_expire_centisecs=360000
 len=$((2 * 1024 * 1024))
 xfs_io -f -c "pwrite -q -S 0xaa 0 $len" A
+# B's inode in another block of the inode table than A's (at most 32 to a
+# block), or B's fsync would write A's cut inode too
+for i in $(seq 40); do : > "s$i"; done
 touch B
 dd if=/dev/zero of=fill bs=64k status=none 2> /dev/null || true
 sync
