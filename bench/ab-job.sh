@@ -70,25 +70,13 @@ data() {
 # bench/job.sh's metadata rows at a fifth of full scale; tools/meta prints
 # "bench: ROW VALUE ops/s"
 meta() {
-	local t0 t1 tree=2000
 	mount_ours
 	drop
 	"$tools/meta" files "$mnt" 20000 | sed "s/^bench:/ab: $round $name/"
 	mkdir big
 	"$tools/meta" lookup "$mnt/big" 10000 | sed "s/^bench:/ab: $round $name/"
 	rm -rf big
-	drop
-	t0=$(now)
-	tar -xf /tmp/tree.tar
-	sync
-	t1=$(now)
-	report untar $((tree * 1000000 / (t1 - t0))) files/s
-	drop
-	t0=$(now)
-	rm -rf tree
-	sync
-	t1=$(now)
-	report rm-rf $((tree * 1000000 / (t1 - t0))) files/s
+	untar_rm /tmp/tree.tar 2000
 	cd /
 	umount "$mnt"
 }

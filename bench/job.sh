@@ -153,18 +153,7 @@ mkdir -p /tmp/tree
 "$tools/meta" tree /tmp/tree "$tree"
 tar -cf /tmp/tree.tar -C /tmp tree
 rm -rf /tmp/tree
-drop
-t0=$(now)
-tar -xf /tmp/tree.tar
-sync
-t1=$(now)
-report untar $((tree * 1000000 / (t1 - t0))) files/s
-drop
-t0=$(now)
-rm -rf tree
-sync
-t1=$(now)
-report rm-rf $((tree * 1000000 / (t1 - t0))) files/s
+untar_rm /tmp/tree.tar "$tree"
 rm /tmp/tree.tar
 
 # 1 KiB random writes on a 1 KiB-block filesystem.

@@ -16,3 +16,22 @@ fio_iops() {
 	# terse v3: field 8 read IOPS, 49 write IOPS
 	awk -F';' -v rw="$rw" '{ print (rw ~ /write/) ? $49 : $8 }' <<< "$out"
 }
+
+# untar_rm TAR N: the untar and rm-rf rows, files/s: TAR (N files, a
+# directory "tree") unpacked into the current directory, then removed, each
+# from a cold cache and with its sync
+untar_rm() {
+	local t0 t1
+	drop
+	t0=$(now)
+	tar -xf "$1"
+	sync
+	t1=$(now)
+	report untar $(($2 * 1000000 / (t1 - t0))) files/s
+	drop
+	t0=$(now)
+	rm -rf tree
+	sync
+	t1=$(now)
+	report rm-rf $(($2 * 1000000 / (t1 - t0))) files/s
+}
