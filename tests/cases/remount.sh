@@ -1,4 +1,5 @@
 # Remount read-only and back: writes fail with EROFS, data stays.
+# fs: ext2 minix
 echo before > f
 mount -o remount,ro "$MNT" || fail "remount ro"
 expect_fail "Read-only file system" sh -c "echo x > $MNT/g"
