@@ -26,15 +26,6 @@ report() { echo "bench: $1 $2 $3"; }
 # Sectors the device has written (0 where there is no device or no stats).
 written() { [ -n "$dev" ] && awk '{ print $7 }' "/sys/block/${dev#/dev/}/stat" || echo 0; }
 
-# mount_module TYPE: mount $dev, and require that the module run.sh loaded
-# serves it (Debian's ext4 registers ext2 too).
-mount_module() {
-	local refs
-	refs=$(cat "/sys/module/$1/refcnt")
-	mount -t "$1" "$dev" "$mnt"
-	[ "$(cat "/sys/module/$1/refcnt")" = $((refs + 1)) ] || { echo "bench: $1 module does not serve the mount" >&2; exit 1; }
-}
-
 # mkfs and mount for block size $1 (minix: v3, always 1 KiB blocks, as
 # mkfs.minix makes it); our modules and the stock ones must be the modules
 # run.sh loaded, ext4-ext2 must be ext4.

@@ -5,6 +5,15 @@ now() { echo "${EPOCHREALTIME/./}"; }
 cpu_ms() { awk '/^cpu / { print ($4 + $7 + $8) * 10; exit }' /proc/stat; }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
+# mount_module TYPE: mount $dev, and require that the module run.sh loaded
+# serves it (Debian's ext4 registers ext2 too).
+mount_module() {
+	local refs
+	refs=$(cat "/sys/module/$1/refcnt")
+	mount -t "$1" "$dev" "$mnt"
+	[ "$(cat "/sys/module/$1/refcnt")" = $((refs + 1)) ] || { echo "$1 module does not serve the mount" >&2; exit 1; }
+}
+
 # fio_iops NAME RW BS FILE-MB IO-MB [fio options]: the IOPS of a random
 # workload on the file "rand" of the current directory, its cache kept.
 fio_iops() {
