@@ -9,7 +9,6 @@
 #     --quick     small sizes (make bench-quick); default full sizes
 #     --rounds N  rounds per filesystem (default 3)
 #     --fs LIST   filesystems, default "ours stock ext4-ext2 ext4 xfs tmpfs";
-#                 "ours-lf" is ours with the large_folios module parameter on;
 #                 "minix minix-stock" compares the two minix modules (v3);
 #                 "NAME@REV" is ours built from commit REV of build/linux
 #                 (e.g. "v1@v1" to compare two versions of the series)
@@ -55,7 +54,7 @@ for ((r = 1; r <= rounds; r++)); do
 	for fs in "${fss[@]}"; do
 		name=${fs%@*} job_fs=$fs
 		case "$fs" in
-		ours | ours-lf | minix) mods=$top/build/out/modules ;;
+		ours | minix) mods=$top/build/out/modules ;;
 		stock | minix-stock) mods=$top/build/out/modules-stock ;;
 		*@*) mods=$top/build/out/modules-$name job_fs=ours ;;
 		*) mods=none ;;

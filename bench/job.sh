@@ -1,7 +1,6 @@
 # Guest job of bench/bench.sh: every workload once on one filesystem, each
 # group on a fresh filesystem. Prints "bench: METRIC VALUE UNIT" lines.
-# Environment: BENCH_FS (ours ours-lf stock ext4-ext2 ext4 xfs tmpfs minix
-# minix-stock; ours-lf is ours with the large_folios module parameter set),
+# Environment: BENCH_FS (ours stock ext4-ext2 ext4 xfs tmpfs minix minix-stock),
 # BENCH_SCALE (quick full), BENCH_DEV (vda: virtio disk; brd: guest ramdisk).
 set -euo pipefail
 fs=$BENCH_FS mnt=/mnt/scratch tools=$PROJECT/build/out/tools
@@ -34,15 +33,13 @@ make_fs() {
 	cd /
 	umount "$mnt" 2> /dev/null || true
 	case "$fs" in
-	ours | ours-lf | stock | ext4-ext2) mkfs.ext2 -q -F -b "$bs" "$dev" 2G ;;
+	ours | stock | ext4-ext2) mkfs.ext2 -q -F -b "$bs" "$dev" 2G ;;
 	ext4) mkfs.ext4 -q -F -b "$bs" "$dev" 2G ;;
 	xfs) mkfs.xfs -q -f -b size="$bs" -d size=2g "$dev" ;;
 	minix | minix-stock) mkfs.minix -3 -i 131072 "$dev" $((2 << 20)) > /dev/null ;;
 	esac
 	case "$fs" in
-	ours | ours-lf | stock)
-		[ "$fs" != ours-lf ] || echo 1 > /sys/module/ext2/parameters/large_folios
-		mount_module ext2 ;;
+	ours | stock) mount_module ext2 ;;
 	minix | minix-stock) mount_module minix ;;
 	ext4-ext2)
 		mount -t ext4 "$dev" "$mnt"

@@ -1,8 +1,9 @@
 # Every regular-file data path runs through iomap: the iomap tracepoints fire
 # for this file with the flags of each path. A silent fallback to the old
-# buffer-head code would leave no such events.
+# buffer-head code would leave no such events. A write fault maps its page
+# through ext2's iomap_ops itself (->page_mkwrite), not iomap_iter().
 events="iomap/iomap_iter iomap/iomap_readpage iomap/iomap_readahead iomap/iomap_writepage
-	ext2/ext2_dio_write ext2/ext2_writeback_map_blocks"
+	ext2/ext2_dio_write ext2/ext2_writeback_map_blocks ext2/ext2_iomap_begin"
 trace_events 1 $events || fail "cannot enable $events"
 : > "$TRACE/trace"
 xfs_io -f -d -c "pwrite -q -b 64k 0 256k" -c "pread -q 0 256k" f           # direct I/O
@@ -27,7 +28,6 @@ has "$inof" iomap_iter "flags DIRECT (" "O_DIRECT read"
 has "$inof" iomap_iter "flags REPORT (" "FIEMAP"
 has "$inog" iomap_iter "flags WRITE (" "buffered write"
 has "$inog" iomap_writepage "" "writeback"
-has "$inog" iomap_iter "flags WRITE|FAULT (" "mmap write fault"
 has "$inog" iomap_iter "flags ZERO (" "truncate zeroing"
 has "$inof" iomap_readahead "" "readahead"
 has "$inog" iomap_readpage "" "read_folio"
@@ -37,3 +37,5 @@ inof=$(stat -c %i f)
 inog=$(stat -c %i g)
 has "$inof" ext2_dio_write "direct 0 buffered 65536" "the DIO fallback"
 has "$inog" ext2_writeback_map_blocks "mapped: MAPPED" "writeback mapping"
+# IOMAP_WRITE | IOMAP_FAULT
+has "$inog" ext2_iomap_begin "flags 0x9:" "mmap write fault"
