@@ -1,8 +1,9 @@
 # Large folios: readahead uses them, the data paths stay correct with them,
 # and overwrites of a file read in by readahead write back the blocks that
 # changed, not whole folios: buffered writes, and stores through a mapping,
-# where a write fault dirties only the page it hit. Blocks smaller than a
-# page are 1 KiB's case already; 2 KiB adds time, not paths.
+# where a write fault dirties only the page it hit, or all of a folio that
+# a PMD maps. Blocks smaller than a page are 1 KiB's case already; 2 KiB
+# adds time, not paths.
 # block-sizes: 1024 4096
 # In 6.1 the page cache has large folios only with CONFIG_TRANSPARENT_HUGEPAGE.
 [ -d /sys/kernel/mm/transparent_hugepage ] ||
@@ -47,6 +48,17 @@ xfs_io "${cmds[@]}" /tmp/want
 amplified "$(dev_written xfs_io "${cmds[@]}" big)" $((64 * 4096)) "stores through a mapping"
 drop_caches
 cmp big /tmp/want || fail "big differs after stores through a mapping"
+
+# A fault on a PMD-sized folio may map all of it writable: stores to its
+# other pages take no fault, and must be written back all the same.
+xfs_io -f -c "pwrite -q -S 0x3c -b 1m 0 4m" -c fsync huge
+cp huge /tmp/want
+"$TOOLS/hugestore" /tmp/want > /dev/null
+drop_caches
+pmd=$("$TOOLS/hugestore" huge | sed -n 's/^pmd_kib //p')
+[ "${pmd:-0}" -gt 0 ] || fail "no PMD mapped the file (FilePmdMapped ${pmd:-?} kB): nothing tested"
+drop_caches
+cmp huge /tmp/want || fail "stores through a PMD mapping were lost"
 
 run_integrity mixed 10000 -l 4m -o 256k
 run_integrity mmap 5000 -l 4m -o 256k
