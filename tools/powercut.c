@@ -30,7 +30,8 @@
  * acknowledged must be there (names, sizes, contents, xattrs); only
  * operation N+1, which may have been in flight, may be half done, and even
  * then its bytes are its own, the old ones, or zeros; a file a DIRSYNC
- * rename in flight moves keeps one of its two names.
+ * rename in flight moves keeps one of its two names (files are told apart
+ * by their contents only: two empty ones are the same file to the check).
  * Other bytes there (old disk contents) are counted as "stale" and reported,
  * not failed: ext2 has no journal to order data before the inode that owns it.
  *
@@ -777,11 +778,23 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 			close(fd);
 			return failf("%s exists (its removal was acknowledged)", path);
 		}
-		/* the name holds one of the files it may hold */
+		/*
+		 * The name holds one of the files it may hold. Files with the
+		 * same contents (two empty ones) cannot be told apart: a name
+		 * that matches both counts for both, or a rename in flight onto
+		 * an identical file would seem to lose the file it moved.
+		 */
 		if (a >= 0)
 			ok = seen[a] = check_file(fd, path, cur, nxt, a, op);
-		if (!ok && b >= 0 && b != a)
-			ok = seen[b] = check_file(fd, path, cur, nxt, b, op);
+		if (b >= 0 && b != a) {
+			long stale0 = stale;
+			bool okb = check_file(fd, path, cur, nxt, b, op);
+
+			if (ok)		/* counted once, by a's check */
+				stale = stale0;
+			seen[b] = okb;
+			ok = ok || okb;
+		}
 		/* a name created in flight may point at an inode not yet
 		 * written: whatever was there before, counted as stale */
 		if (!ok && a < 0 && op && op->kind == K_CREATE && op->name == i) {
