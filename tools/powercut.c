@@ -792,7 +792,8 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 
 			if (ok)		/* counted once, by a's check */
 				stale = stale0;
-			seen[b] = okb;
+			if (okb)	/* another name may have seen it */
+				seen[b] = true;
 			ok = ok || okb;
 		}
 		/* a name created in flight may point at an inode not yet
