@@ -30,8 +30,10 @@
  * acknowledged must be there (names, sizes, contents, xattrs); only
  * operation N+1, which may have been in flight, may be half done, and even
  * then its bytes are its own, the old ones, or zeros; a file a DIRSYNC
- * rename in flight moves keeps one of its two names (files are told apart
- * by their contents only: two empty ones are the same file to the check).
+ * rename in flight moves keeps one of its two names. A name must hold the
+ * inode its file was created with (the run puts each new file's inode
+ * number in its mark); only where that is unknown (verify) are files told
+ * apart by their contents, and two empty ones are the same file.
  * Other bytes there (old disk contents) are counted as "stale" and reported,
  * not failed: ext2 has no journal to order data before the inode that owns it.
  *
@@ -111,6 +113,7 @@ struct op {
 struct mfile {
 	bool used;
 	uint32_t size, xattr;	/* xattr: 0 none, else the op that set it */
+	uint64_t ino;		/* 0: not known */
 	uint8_t *data;		/* MAXLEN bytes, zero past size */
 };
 
@@ -122,6 +125,7 @@ struct model {
 static const struct workload *wl;
 static uint64_t seed = 1, rng;
 static int nops = 100;
+static uint64_t *op_ino;	/* check: the inode operation N created */
 
 static void __attribute__((noreturn, format(printf, 2, 3)))
 die(int code, const char *fmt, ...)
@@ -309,6 +313,7 @@ static void put_name(struct model *m, int name, int file)
 	m->f[old].used = false;
 	m->f[old].size = 0;
 	m->f[old].xattr = 0;
+	m->f[old].ino = 0;
 	memset(m->f[old].data, 0, MAXLEN);
 }
 
@@ -319,6 +324,7 @@ static void apply(struct model *m, const struct op *op, int opno)
 	switch (op->kind) {
 	case K_CREATE:
 		f->used = true;
+		f->ino = op_ino ? op_ino[opno] : 0;
 		put_name(m, op->name, op->file);
 		/* fall through */
 	case K_APPEND: case K_WRITE:
@@ -363,8 +369,11 @@ static void xattr_value(int opno, char *buf, size_t len)
 static int control = -1;
 static const char *dmname;
 
-/* a dm-log-writes mark, so the log shows where operation @opno was acked */
-static void mark(int opno)
+/*
+ * A dm-log-writes mark, so the log shows where operation @opno was acked,
+ * and which inode it created (@ino, or 0). The target takes one word.
+ */
+static void mark(int opno, uint64_t ino)
 {
 	union {
 		struct dm_ioctl io;
@@ -380,7 +389,7 @@ static void mark(int opno)
 	u.io.data_start = sizeof(struct dm_ioctl);
 	snprintf(u.io.name, sizeof(u.io.name), "%s", dmname);
 	msg = (struct dm_target_msg *)(u.buf + u.io.data_start);
-	snprintf(msg->message, 64, "mark ack%d", opno);
+	snprintf(msg->message, 64, "mark ack%d,ino%" PRIu64, opno, ino);
 	if (ioctl(control, DM_TARGET_MSG, &u) < 0)
 		die(3, "mark ack%d on %s", opno, dmname);
 }
@@ -411,13 +420,16 @@ static void write_all(int fd, const uint8_t *buf, uint32_t len, uint32_t off,
 	}
 }
 
-static void do_op(const struct op *op, int opno, uint8_t *buf)
+/* returns the inode a create made, else 0 */
+static uint64_t do_op(const struct op *op, int opno, uint8_t *buf)
 {
 	static const int sync_flags[NSYNCS] = {
 		0, 0, O_DSYNC, O_SYNC, O_DIRECT | O_DSYNC,
 	};
 	char path[32], path2[32], val[128];
 	int fd = -1, flags = O_WRONLY | sync_flags[op->sync];
+	uint64_t ino = 0;
+	struct stat st;
 
 	name_path(op->name, path, sizeof(path));
 	if (op->name2 >= 0)
@@ -428,8 +440,10 @@ static void do_op(const struct op *op, int opno, uint8_t *buf)
 		/* fall through */
 	case K_APPEND: case K_WRITE: case K_TRUNC: case K_XATTR:
 		fd = open(path, flags, 0644);
-		if (fd < 0)
+		if (fd < 0 || fstat(fd, &st) < 0)
 			die(3, "open %s", path);
+		if (op->kind == K_CREATE)
+			ino = st.st_ino;
 		break;
 	default:
 		break;
@@ -496,6 +510,7 @@ static void do_op(const struct op *op, int opno, uint8_t *buf)
 	default:
 		break;
 	}
+	return ino;
 }
 
 static int run(const char *dir)
@@ -535,14 +550,14 @@ static int run(const char *dir)
 	if (fd < 0 || fsync(fd) < 0)
 		die(3, "fsync %s", dir);
 	close(fd);
-	mark(0);
+	mark(0, 0);
 	rng = seed;
 	for (int i = 1; i <= nops; i++) {
 		struct op op = next_op(&m);
+		uint64_t ino = do_op(&op, i, buf);
 
-		do_op(&op, i, buf);
 		apply(&m, &op, i);
-		mark(i);
+		mark(i, ino);
 	}
 	printf("powercut: %s seed %" PRIu64 ": %d operations acknowledged\n",
 	       wl->name, seed, nops);
@@ -595,7 +610,8 @@ static void read_log(const char *path)
 	if (sectorsize < 512 || sectorsize > sizeof(buf))
 		die(2, "%s: sector size %" PRIu64, path, sectorsize);
 	entries = calloc(nentries, sizeof(*entries));
-	if (!entries)
+	op_ino = calloc(nops + 1, sizeof(*op_ino));
+	if (!entries || !op_ino)
 		die(3, "calloc");
 	pos = sectorsize;
 	for (uint64_t i = 0; i < nentries; i++) {
@@ -614,7 +630,11 @@ static void read_log(const char *path)
 			buf[sizeof(buf) - 1] = 0;
 			if (e.data_len < sectorsize - sizeof(e))
 				buf[sizeof(e) + e.data_len] = 0;
-			sscanf(buf + sizeof(e), "ack%d", &en->ack);
+			uint64_t ino = 0;
+
+			sscanf(buf + sizeof(e), "ack%d,ino%" SCNu64, &en->ack, &ino);
+			if (en->ack >= 0 && en->ack <= nops)
+				op_ino[en->ack] = ino;
 		} else if (e.data_len) {
 			die(2, "log entry %" PRIu64 ": inline data", i);
 		} else if (!(en->flags & LOG_DISCARD)) {
@@ -760,6 +780,7 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 {
 	bool seen[NFILES] = { false };
 	char path[32];
+	struct stat st;
 
 	for (int i = 0; i < NNAMES; i++) {
 		int a = cur->name[i], b = nxt->name[i], fd;
@@ -778,15 +799,40 @@ static bool check_tree(const struct model *cur, const struct model *nxt,
 			close(fd);
 			return failf("%s exists (its removal was acknowledged)", path);
 		}
+		if (b == a)
+			b = -1;
+		/* the name holds one of the files it may hold: which one, its
+		 * inode number says */
+		uint64_t ia = a >= 0 ? cur->f[a].ino : 0;
+		uint64_t ib = b >= 0 ? nxt->f[b].ino : 0;
+
+		if (fstat(fd, &st) < 0)
+			die(3, "fstat %s", path);
+		if (ia && st.st_ino == ia)
+			b = -1;
+		else if (ib && st.st_ino == ib)
+			a = -1;
+		else if ((a < 0 || ia) && (b < 0 || ib)) {
+			close(fd);
+			if (b < 0)
+				return failf("%s is inode %" PRIu64 ", acknowledged %" PRIu64,
+					     path, (uint64_t)st.st_ino, ia);
+			if (a < 0)
+				return failf("%s is inode %" PRIu64 ", created in flight as %"
+					     PRIu64, path, (uint64_t)st.st_ino, ib);
+			return failf("%s is inode %" PRIu64 ", not %" PRIu64
+				     " (acknowledged) or %" PRIu64 " (in flight)",
+				     path, (uint64_t)st.st_ino, ia, ib);
+		}
 		/*
-		 * The name holds one of the files it may hold. Files with the
-		 * same contents (two empty ones) cannot be told apart: a name
-		 * that matches both counts for both, or a rename in flight onto
-		 * an identical file would seem to lose the file it moved.
+		 * Where inode numbers are not known, files with the same
+		 * contents (two empty ones) cannot be told apart: a name that
+		 * matches both counts for both, or a rename in flight onto an
+		 * identical file would seem to lose the file it moved.
 		 */
 		if (a >= 0)
 			ok = seen[a] = check_file(fd, path, cur, nxt, a, op);
-		if (b >= 0 && b != a) {
+		if (b >= 0) {
 			long stale0 = stale;
 			bool okb = check_file(fd, path, cur, nxt, b, op);
 
