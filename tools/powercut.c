@@ -630,9 +630,14 @@ static void read_log(const char *path)
 			buf[sizeof(buf) - 1] = 0;
 			if (e.data_len < sectorsize - sizeof(e))
 				buf[sizeof(e) + e.data_len] = 0;
+			const char *text = buf + sizeof(e);
 			uint64_t ino = 0;
 
-			sscanf(buf + sizeof(e), "ack%d,ino%" SCNu64, &en->ack, &ino);
+			/* the target marks its own end; every other mark is ours */
+			if (strcmp(text, "dm-log-writes-end") &&
+			    sscanf(text, "ack%d,ino%" SCNu64, &en->ack, &ino) != 2)
+				die(2, "log entry %" PRIu64 ": mark '%s' is not ackN,inoN",
+				    i, text);
 			if (en->ack >= 0 && en->ack <= nops)
 				op_ino[en->ack] = ino;
 		} else if (e.data_len) {
